@@ -1,0 +1,347 @@
+"""One hand of trick play: whose turn, `play` (always validated), `undo`.
+
+Two ways of knowing the cards:
+
+* **hands known** (`hands` given): an illegal play raises `IllegalPlay` and
+  changes nothing.
+* **hands unknown** (`hands=None`): the deal checks the turn, that the card is
+  in the pack, not already played and not known to be someone else's; it
+  tracks the voids each seat has shown and reports a `Revoke` the moment a
+  later play proves one. The play itself is accepted: the cards are on the
+  table already.
+
+Games with extra steps (binding, melds, draws) subclass `Deal` and override the
+`_legal` hook or wrap `play`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.cards import TRUMP, Card
+from engine.errors import BadRequest, IllegalPlay, UnknownCard
+from engine.legal import legal_mask, refusal
+from engine.packs import iter_bits
+
+if TYPE_CHECKING:
+    from engine.games.base import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick. `number` counts from 1; `winner` is a seat."""
+
+    number: int
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Revoke:
+    """Proof that `seat` revoked: it showed a void in `suit` at trick `trick`
+    (counted from 1) and later played a card of that suit. `suit` is a suit
+    letter; for trumps, the trump suit's letter."""
+
+    seat: int
+    trick: int
+    suit: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOutcome:
+    """What one accepted play did."""
+
+    seat: int
+    card: Card
+    trick: Trick | None = None
+    revoke: Revoke | None = None
+    hand_over: bool = False
+
+
+class Deal:
+    """The play of one hand.
+
+    `leader` is the seat that leads the first trick. `hands`, when given, is
+    every seat's cards; `known` (hands unknown) may name cards known to be in a
+    seat's hand, such as the dealer's shown trump cards.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        trump: str | None,
+        leader: int,
+        hands: Sequence[Iterable[Card]] | None = None,
+        *,
+        known: Mapping[int, Iterable[Card]] | None = None,
+    ) -> None:
+        self.game = game
+        self.n = game.players
+        if not 0 <= leader < self.n:
+            raise BadRequest(f"leader must be a seat 0..{self.n - 1}")
+        self.pack = game.pack
+        self.trump = trump
+        self.tables = game.ranking.tables(trump)
+        self.family = game.legal_family
+        self.undertrump = game.undertrump_required
+        self.tricks_per_hand = game.tricks_per_hand
+        self.hands: list[int] | None = None
+        if hands is not None:
+            self.hands = self._check_hands(hands)
+        self.known = [0] * self.n
+        for seat, cs in (known or {}).items():
+            self.known[seat] = self.pack.mask(cs)
+        self.played = 0
+        self.leader = leader
+        self.turn = leader
+        self.trick: list[int] = []
+        self.tricks: list[Trick] = []
+        self.points = [0] * self.n
+        self.won = [0] * self.n
+        self.voids = [0] * self.n
+        self.void_trick = [[0] * 5 for _ in range(self.n)]
+        self.revokes: list[Revoke] = []
+        self.finished = False
+        self._history: list[tuple[int, int, int, tuple[int, ...], int, Trick | None]] = []
+
+    # ----- construction helpers -------------------------------------------------
+
+    def _check_hands(self, hands: Sequence[Iterable[Card]]) -> list[int]:
+        if len(hands) != self.n:
+            raise BadRequest(f"{self.game.id} needs {self.n} hands, got {len(hands)}")
+        masks: list[int] = []
+        seen = 0
+        for seat, cs in enumerate(hands):
+            cs = list(cs)
+            if len(cs) != self.game.hand_size:
+                raise BadRequest(
+                    f"seat {seat} has {len(cs)} cards; {self.game.id} deals "
+                    f"{self.game.hand_size}")
+            m = 0
+            for c in cs:
+                slot = self.pack.slot(c, self.pack.full_mask & ~seen & ~m)
+                if slot < 0:
+                    if c not in self.pack:
+                        raise UnknownCard(c.code, self.pack.name)
+                    raise BadRequest(f"{c} is dealt more often than the pack holds it")
+                m |= 1 << slot
+            seen |= m
+            masks.append(m)
+        return masks
+
+    # ----- questions ------------------------------------------------------------
+
+    @property
+    def hands_known(self) -> bool:
+        return self.hands is not None
+
+    @property
+    def trick_number(self) -> int:
+        """The trick being played now, counted from 1."""
+        return len(self.tricks) + 1
+
+    @property
+    def current_trick(self) -> list[Card]:
+        cards = self.pack.cards
+        return [cards[s] for s in self.trick]
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """The cards `seat` still holds (hands known), or those known to be its."""
+        m = self.hands[seat] if self.hands is not None else self.known[seat] & ~self.played
+        return self.pack.cards_of(m)
+
+    def team_points(self) -> list[int]:
+        return self.game.team_points(self)
+
+    def team_tricks(self) -> list[int]:
+        return self.game.team_tricks(self)
+
+    def _legal(self, seat: int, hand: int) -> int:
+        """Hook: the legal subset of `hand` for `seat` now. Games override it."""
+        return legal_mask(self.family, self.tables, hand, self.trick, self.undertrump)
+
+    def legal_mask(self, seat: int | None = None) -> int:
+        """The legal set as slots (hands known), or the plausible set (hands unknown)."""
+        seat = self.turn if seat is None else seat
+        if self.finished or seat != self.turn:
+            return 0
+        if self.hands is None:
+            others = 0
+            for s in range(self.n):
+                if s != seat:
+                    others |= self.known[s]
+            return self.pack.full_mask & ~self.played & ~others
+        return self._legal(seat, self.hands[seat])
+
+    def legal_cards(self, seat: int | None = None) -> Iterator[Card]:
+        """The cards the seat to play may play (each code once), lazily."""
+        seen: set[Card] = set()
+        cards = self.pack.cards
+        for s in iter_bits(self.legal_mask(seat)):
+            c = cards[s]
+            if c not in seen:
+                seen.add(c)
+                yield c
+
+    def check(self, seat: int, card: Card | str) -> None:
+        """Raise `IllegalPlay` if `seat` may not play `card` now; change nothing."""
+        self._validate(seat, card)
+
+    def is_legal(self, seat: int, card: Card | str) -> bool:
+        try:
+            self._validate(seat, card)
+        except (IllegalPlay, UnknownCard):
+            return False
+        return True
+
+    # ----- play and undo --------------------------------------------------------
+
+    def _params(self, seat: int, **extra: object) -> dict[str, object]:
+        return {"seat": seat, "family": self.pack.family, **extra}
+
+    def _validate(self, seat: int, card: Card | str) -> tuple[Card, int]:
+        if self.finished:
+            raise IllegalPlay("hand_over")
+        c = card if isinstance(card, Card) else self.pack.parse(card)
+        if c not in self.pack:
+            raise UnknownCard(c.code, self.pack.name)
+        if seat != self.turn:
+            raise IllegalPlay("not_your_turn", **self._params(seat, turn=self.turn))
+        pack = self.pack
+        if self.hands is not None:
+            hand = self.hands[seat]
+            slot = pack.slot(c, hand)
+            if slot < 0:
+                if pack.slot(c, ~self.played) < 0:
+                    raise IllegalPlay("already_played", **self._params(seat, card=c.code))
+                raise IllegalPlay("not_in_hand", **self._params(seat, card=c.code))
+            legal = self._legal(seat, hand)
+            if not legal >> slot & 1:
+                reason, suit = self._refusal(seat, hand, slot)
+                raise IllegalPlay(reason, **self._params(seat, card=c.code, suit=suit))
+            return c, slot
+        slot = pack.slot(c, ~self.played)
+        if slot < 0:
+            raise IllegalPlay("already_played", **self._params(seat, card=c.code))
+        others = 0
+        for s in range(self.n):
+            if s != seat:
+                others |= self.known[s]
+        free = pack.slot(c, ~self.played & ~others)
+        if free < 0:
+            raise IllegalPlay("not_in_hand", **self._params(seat, card=c.code))
+        own = pack.slot(c, ~self.played & self.known[seat])
+        return c, (own if own >= 0 else free)
+
+    def _refusal(self, seat: int, hand: int, slot: int) -> tuple[str, str]:
+        """Hook: the reason code and suit for an illegal held card."""
+        return refusal(self.family, self.tables, hand, self.trick, slot)
+
+    def play(self, seat: int, card: Card | str) -> PlayOutcome:
+        """Play `card` from `seat`. Raises `IllegalPlay` (nothing changes) when refused."""
+        c, slot = self._validate(seat, card)
+        t = self.tables
+        e = t.eff[slot]
+        revoke: Revoke | None = None
+        prev_void = self.voids[seat]
+        prev_void_trick = tuple(self.void_trick[seat])
+        n_revokes = len(self.revokes)
+        if self.hands is None:
+            revoke = self._track_voids(seat, e)
+        else:
+            self.hands[seat] &= ~(1 << slot)
+        self.played |= 1 << slot
+        self.trick.append(slot)
+        done: Trick | None = None
+        if len(self.trick) == self.n:
+            done = self._close_trick()
+        else:
+            self.turn = (seat + 1) % self.n
+        self._history.append((seat, slot, prev_void, prev_void_trick, n_revokes, done))
+        if done is not None and self._is_over():
+            self.finished = True
+        return PlayOutcome(seat, c, done, revoke, self.finished)
+
+    def _track_voids(self, seat: int, e: int) -> Revoke | None:
+        revoke = None
+        bit = 1 << e
+        if self.voids[seat] & bit:
+            letter = self.tables.suit_letter(e)
+            revoke = Revoke(seat, self.void_trick[seat][e], letter)
+            self.revokes.append(revoke)
+            self.voids[seat] &= ~bit
+        if self.trick:
+            led = self.tables.eff[self.trick[0]]
+            if e != led:
+                self._mark_void(seat, led)
+                if self.family in ("FT", "UB", "BE") and e != TRUMP and led != TRUMP:
+                    self._mark_void(seat, TRUMP)
+        return revoke
+
+    def _mark_void(self, seat: int, e: int) -> None:
+        if not self.voids[seat] >> e & 1:
+            self.voids[seat] |= 1 << e
+            self.void_trick[seat][e] = len(self.tricks) + 1
+
+    def _close_trick(self) -> Trick:
+        t = self.tables
+        idx = t.winner_index(self.trick)
+        winner = (self.leader + idx) % self.n
+        pts = 0
+        for s in self.trick:
+            pts += t.points[s]
+        cards = self.pack.cards
+        done = Trick(len(self.tricks) + 1, self.leader, tuple(cards[s] for s in self.trick),
+                     winner, pts)
+        self.tricks.append(done)
+        self.points[winner] += pts
+        self.won[winner] += 1
+        self.trick = []
+        self.leader = winner
+        self.turn = winner
+        return done
+
+    def _is_over(self) -> bool:
+        return len(self.tricks) >= self.tricks_per_hand or self.game.is_decided(self)
+
+    def undo(self) -> PlayOutcome:
+        """Take back the last play; the state is exactly as before it."""
+        if not self._history:
+            raise IllegalPlay("nothing_to_undo")
+        seat, slot, prev_void, prev_void_trick, n_revokes, done = self._history.pop()
+        if done is not None:
+            self.tricks.pop()
+            self.points[done.winner] -= done.points
+            self.won[done.winner] -= 1
+            self.leader = done.leader
+            # The trick's other slots are the previous n-1 plays, exactly as played.
+            self.trick = [h[1] for h in self._history[len(self._history) - (self.n - 1):]]
+            self.trick.append(slot)
+        self.trick.pop()
+        self.played &= ~(1 << slot)
+        if self.hands is not None:
+            self.hands[seat] |= 1 << slot
+        self.voids[seat] = prev_void
+        self.void_trick[seat] = list(prev_void_trick)
+        del self.revokes[n_revokes:]
+        self.turn = seat
+        self.finished = False
+        return PlayOutcome(seat, self.pack.cards[slot])
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    def snapshot(self) -> tuple[object, ...]:
+        """Everything that defines the state, for equality checks."""
+        return (
+            self.trump, self.leader, self.turn, tuple(self.trick), tuple(self.tricks),
+            tuple(self.points), tuple(self.won), self.played,
+            tuple(self.hands) if self.hands is not None else None,
+            tuple(self.known), tuple(self.voids), tuple(tuple(v) for v in self.void_trick),
+            tuple(self.revokes), self.finished, len(self._history),
+        )

@@ -1,0 +1,265 @@
+"""The referee protocol (`shared/spec/referee.md`): one JSON request in, one
+JSON answer out, never stopping on bad input.
+
+The generic ops work for every game through the engine's `Game` interface.
+A game with more to say (binding, melds, calls, ...) adds or overrides ops in
+`table.referee.extras.<module>`; see `table/referee/extras/__init__.py`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import BadRequest, Deal, EngineError, Game, MatchState
+from engine.deal import PlayOutcome
+from engine.messages import render
+from table.referee.extras import extra_ops
+from table.referee.request import Request
+
+Answer = dict[str, Any]
+Handler = Callable[["Referee", Request], Answer]
+
+
+@dataclass
+class HandSession:
+    """The hand started by the last `new_hand`."""
+
+    game: Game
+    deal: Deal
+    state: MatchState | None
+    lang: str = "en"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def refusal(err: EngineError, lang: str) -> Answer:
+    return {"ok": False, "reason": err.reason, "message": err.message(lang)}
+
+
+def bad_request(detail: str, lang: str = "en") -> Answer:
+    return {"ok": False, "reason": "bad_request",
+            "message": render("bad_request", lang, detail=detail)}
+
+
+class Referee:
+    """Holds at most one hand in play; `answer_line` is the whole protocol."""
+
+    def __init__(self) -> None:
+        self.hand: HandSession | None = None
+
+    # ----- the line protocol ---------------------------------------------------
+
+    def answer_line(self, line: str | bytes) -> str:
+        """One line in, one line of JSON out (without the newline)."""
+        return json.dumps(self.answer_raw(line), ensure_ascii=False, separators=(", ", ": "))
+
+    def answer_raw(self, line: str | bytes) -> Answer:
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                return bad_request("the line is not UTF-8 text")
+        try:
+            obj = json.loads(line)
+        except (ValueError, RecursionError):
+            return bad_request("the line is not a JSON object")
+        if not isinstance(obj, dict):
+            return bad_request("the line is not a JSON object")
+        return self.answer(obj)
+
+    def answer(self, obj: dict[str, Any]) -> Answer:
+        req = Request(obj)
+        lang = obj.get("lang") if obj.get("lang") in ("en", "ro", "hu") else self._lang()
+        try:
+            lang = req.lang if "lang" in obj else lang
+            handler = self._handler(req)
+            return handler(self, req)
+        except EngineError as err:
+            return refusal(err, str(lang))
+        except (TypeError, ValueError, KeyError, IndexError, RecursionError) as err:
+            # A request shaped in a way no check foresaw: still one answer.
+            return bad_request(f"the request could not be read ({type(err).__name__})",
+                               str(lang))
+
+    def _lang(self) -> str:
+        return self.hand.lang if self.hand is not None else "en"
+
+    def _handler(self, req: Request) -> Handler:
+        op = req.op
+        if op in ("play", "undo") and "game" not in req:
+            game_id = self.hand.game.id if self.hand is not None else None
+        else:
+            game_id = req.get("game")
+        if isinstance(game_id, str):
+            extras = extra_ops(game_id)
+            if op in extras:
+                return extras[op]
+        handler = OPS.get(op)
+        if handler is None:
+            raise BadRequest(f'unknown op "{op}"')
+        return handler
+
+    # ----- helpers for op handlers -----------------------------------------------
+
+    def require_hand(self) -> HandSession:
+        if self.hand is None:
+            raise EngineError("no_hand")
+        return self.hand
+
+
+# ----- the generic ops -----------------------------------------------------------
+
+def op_legal(ref: Referee, req: Request) -> Answer:
+    game = req.game()
+    trump = _trump(game, req)
+    trick = req.cards(game, "trick", [])
+    hand = req.cards(game, "hand")
+    context = _context(req)
+    seat = req.seat(game, "seat") if "seat" in req else None
+    legal = game.legal_subset(trump, trick, hand, **context)
+    out: Answer = {"ok": True, "legal": [c.code for c in legal]}
+    if "card" in req:
+        c = req.card(game, "card")
+        refused = game.verdict(trump, trick, hand, c, seat, **context)
+        if refused is None:
+            out["verdict"] = {"legal": True}
+        else:
+            out["verdict"] = {"legal": False, "reason": refused.reason,
+                              "message": refused.message(req.lang)}
+    return out
+
+
+def op_trick(ref: Referee, req: Request) -> Answer:
+    game = req.game()
+    trump = _trump(game, req)
+    cards = req.cards(game, "cards")
+    winner = game.trick_winner(cards, trump)
+    return {"ok": True, "winner": winner, "points": game.trick_points(cards, trump)}
+
+
+def op_trump(ref: Referee, req: Request) -> Answer:
+    game = req.game()
+    shown = req.cards(game, "shown")
+    trump, used = game.trump_from_shown(shown)
+    return {"ok": True, "trump": trump, "used": used}
+
+
+def op_settle(ref: Referee, req: Request) -> Answer:
+    game = req.game()
+    state = game.state_from_json(req.require("state"))
+    points = req.require("points")
+    if not isinstance(points, list):
+        raise BadRequest('"points" must be a list of integers, one per team')
+    tricks = req.get("tricks")
+    after = game.settle(state, points, tricks)
+    return {"ok": True, "state": after.to_json()}
+
+
+def op_new_hand(ref: Referee, req: Request) -> Answer:
+    game = req.game()
+    state = game.state_from_json(req.require("state")) if "state" in req else None
+    out: Answer = {"ok": True}
+    shown: list[Any] = []
+    if "trump" in req:
+        trump: str | None = req.suit(game, "trump")
+    elif "shown" in req:
+        shown = req.cards(game, "shown")
+        trump, used = game.trump_from_shown(shown)
+        shown = shown[:used]
+        out.update(trump=trump, used=used)
+    else:
+        raise BadRequest('new_hand needs "trump" or "shown"')
+    if state is not None:
+        leader = game.first_leader(state)
+        dealer: int | None = state.dealer
+    elif "leader" in req:
+        leader = req.seat(game, "leader")
+        dealer = None
+    else:
+        raise BadRequest('new_hand needs "state" (or at least "leader")')
+    hands = None
+    if "hands" in req:
+        raw = req.require("hands")
+        if not isinstance(raw, list):
+            raise BadRequest('"hands" must be a list of hands, one per seat')
+        hands = []
+        for i, h in enumerate(raw):
+            if not isinstance(h, list):
+                raise BadRequest(f'"hands"[{i}] must be a list of card codes')
+            hands.append([game.pack.parse(c) for c in h])
+    known = {dealer: shown} if shown and dealer is not None and hands is None else None
+    deal = game.new_deal(trump, leader, hands, known)
+    ref.hand = HandSession(game, deal, state, req.lang)
+    out["leader"] = leader
+    # Keep the spec's key order: ok first, then what the game reports.
+    return {"ok": True, **{k: v for k, v in out.items() if k != "ok"}}
+
+
+def outcome_answer(ref: Referee, hand: HandSession, outcome: PlayOutcome) -> Answer:
+    out: Answer = {"ok": True}
+    if outcome.revoke is not None:
+        r = outcome.revoke
+        out["revoke"] = {"seat": r.seat, "trick": r.trick, "suit": r.suit}
+    if outcome.trick is not None:
+        out["trick"] = {"winner": outcome.trick.winner, "points": outcome.trick.points}
+    if outcome.hand_over:
+        result: Answer = {"points": hand.deal.team_points()}
+        if hand.state is not None:
+            hand.state = hand.game.settle_deal(hand.state, hand.deal)
+            result["state"] = hand.state.to_json()
+        out["hand"] = result
+    return out
+
+
+def op_play(ref: Referee, req: Request) -> Answer:
+    hand = ref.require_hand()
+    seat = req.seat(hand.game, "seat")
+    card = req.card(hand.game, "card")
+    outcome = hand.deal.play(seat, card)
+    return outcome_answer(ref, hand, outcome)
+
+
+def op_undo(ref: Referee, req: Request) -> Answer:
+    """Extension: take back the last accepted play of the current hand."""
+    hand = ref.require_hand()
+    if hand.deal.finished:
+        raise EngineError("hand_over")
+    taken = hand.deal.undo()
+    return {"ok": True, "seat": taken.seat, "card": taken.card.code}
+
+
+def op_games(ref: Referee, req: Request) -> Answer:
+    """Extension: the game ids this referee knows, with their options."""
+    from engine.games import game_class, game_ids
+
+    games = []
+    for gid in game_ids():
+        cls = game_class(gid)
+        games.append({"id": gid, "title": cls.title, "players": cls.players,
+                      "options": {s.name: s.default for s in cls.option_specs}})
+    return {"ok": True, "games": games}
+
+
+def _trump(game: Game, req: Request) -> str | None:
+    if "trump" not in req or req.get("trump") is None:
+        return None
+    return req.suit(game, "trump")
+
+
+def _context(req: Request) -> dict[str, Any]:
+    known = {"op", "game", "options", "lang", "trump", "trick", "hand", "card", "seat"}
+    return {k: v for k, v in req.obj.items() if k not in known}
+
+
+OPS: dict[str, Handler] = {
+    "legal": op_legal,
+    "trick": op_trick,
+    "trump": op_trump,
+    "settle": op_settle,
+    "new_hand": op_new_hand,
+    "play": op_play,
+    "undo": op_undo,
+    "games": op_games,
+}
