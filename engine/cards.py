@@ -7,8 +7,6 @@ same code space; which codes are valid in a game is decided by its pack
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.errors import UnknownCard
 
 GERMAN_RANKS = ("7", "8", "9", "T", "U", "O", "K", "A")
@@ -19,24 +17,58 @@ FRENCH_SUITS = ("c", "d", "h", "s")
 ALL_RANKS = frozenset(GERMAN_RANKS) | frozenset(FRENCH_RANKS)
 ALL_SUITS = frozenset(GERMAN_SUITS) | frozenset(FRENCH_SUITS)
 
+_INTERNED: dict[str, Card] = {}
+
 #: Where this suit index appears in `suit_mask` arrays, it means "trumps".
 TRUMP = 4
 
 
-@dataclass(frozen=True, slots=True)
 class Card:
-    """One card: `Card("O", "a")` is the Over of acorns, written `Oa`."""
+    """One card: `Card("O", "a")` is the Over of acorns, written `Oa`.
 
+    Cards are immutable and interned: `Card("O", "a") is Card.parse("Oa")`.
+    Each has a small integer `index`, unique across all card codes, which
+    packs use to find a card's slots without hashing.
+    """
+
+    __slots__ = ("rank", "suit", "code", "index", "_hash")
     rank: str
     suit: str
+    code: str
+    index: int
 
-    def __post_init__(self) -> None:
-        if self.rank not in ALL_RANKS or self.suit not in ALL_SUITS:
-            raise UnknownCard(self.rank + self.suit)
+    def __new__(cls, rank: str, suit: str) -> Card:
+        found = _INTERNED.get(rank + suit) if isinstance(rank, str) and isinstance(
+            suit, str) else None
+        if found is not None:
+            return found
+        if rank not in ALL_RANKS or suit not in ALL_SUITS:
+            raise UnknownCard(f"{rank}{suit}")
+        self = object.__new__(cls)
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "code", rank + suit)
+        object.__setattr__(self, "index", len(_INTERNED))
+        object.__setattr__(self, "_hash", hash(rank + suit))
+        _INTERNED[rank + suit] = self
+        return self
 
-    @property
-    def code(self) -> str:
-        return self.rank + self.suit
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.code == other.code
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, str]]:
+        return (Card, (self.rank, self.suit))
 
     def __str__(self) -> str:
         return self.code
@@ -60,12 +92,12 @@ class Card:
             raise UnknownCard(code) from None
 
 
-_INTERNED: dict[str, Card] = {
-    r + s: Card(r, s)
-    for ranks, suits in ((GERMAN_RANKS, GERMAN_SUITS), (FRENCH_RANKS, FRENCH_SUITS))
-    for r in ranks
-    for s in suits
-}
+for _ranks, _suits in ((GERMAN_RANKS, GERMAN_SUITS), (FRENCH_RANKS, FRENCH_SUITS)):
+    for _s in _suits:
+        for _r in _ranks:
+            Card(_r, _s)
+#: The number of distinct card codes; `Card.index` is below it.
+CARD_CODES = len(_INTERNED)
 
 
 def card(code: str) -> Card:

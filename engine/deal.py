@@ -16,6 +16,7 @@ Games with extra steps (binding, melds, draws) subclass `Deal` and override the
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -84,6 +85,7 @@ class Deal:
         if not 0 <= leader < self.n:
             raise BadRequest(f"leader must be a seat 0..{self.n - 1}")
         self.pack = game.pack
+        self._single = self.pack.copies == 1
         self.trump = trump
         self.tables = game.ranking.tables(trump)
         self.family = game.legal_family
@@ -179,9 +181,16 @@ class Deal:
 
     def legal_cards(self, seat: int | None = None) -> Iterator[Card]:
         """The cards the seat to play may play (each code once), lazily."""
-        seen: set[Card] = set()
         cards = self.pack.cards
-        for s in iter_bits(self.legal_mask(seat)):
+        mask = self.legal_mask(seat)
+        if self._single:
+            while mask:
+                low = mask & -mask
+                yield cards[low.bit_length() - 1]
+                mask ^= low
+            return
+        seen: set[Card] = set()
+        for s in iter_bits(mask):
             c = cards[s]
             if c not in seen:
                 seen.add(c)
@@ -206,26 +215,27 @@ class Deal:
     def _validate(self, seat: int, card: Card | str) -> tuple[Card, int]:
         if self.finished:
             raise IllegalPlay("hand_over")
-        c = card if isinstance(card, Card) else self.pack.parse(card)
-        if c not in self.pack:
-            raise UnknownCard(c.code, self.pack.name)
+        pack = self.pack
+        c = card if isinstance(card, Card) else pack.parse(card)
+        slots = pack._by_index[c.index]
+        if not slots:
+            raise UnknownCard(c.code, pack.name)
         if seat != self.turn:
             raise IllegalPlay("not_your_turn", **self._params(seat, turn=self.turn))
-        pack = self.pack
         if self.hands is not None:
             hand = self.hands[seat]
-            slot = pack.slot(c, hand)
-            if slot < 0:
+            for slot in slots:
+                if hand >> slot & 1:
+                    break
+            else:
                 if pack.slot(c, ~self.played) < 0:
                     raise IllegalPlay("already_played", **self._params(seat, card=c.code))
                 raise IllegalPlay("not_in_hand", **self._params(seat, card=c.code))
-            legal = self._legal(seat, hand)
-            if not legal >> slot & 1:
+            if not self._legal(seat, hand) >> slot & 1:
                 reason, suit = self._refusal(seat, hand, slot)
                 raise IllegalPlay(reason, **self._params(seat, card=c.code, suit=suit))
             return c, slot
-        slot = pack.slot(c, ~self.played)
-        if slot < 0:
+        if pack.slot(c, ~self.played) < 0:
             raise IllegalPlay("already_played", **self._params(seat, card=c.code))
         others = 0
         for s in range(self.n):
@@ -244,15 +254,29 @@ class Deal:
     def play(self, seat: int, card: Card | str) -> PlayOutcome:
         """Play `card` from `seat`. Raises `IllegalPlay` (nothing changes) when refused."""
         c, slot = self._validate(seat, card)
-        t = self.tables
-        e = t.eff[slot]
+        return self._apply(seat, c, slot)
+
+    def playout(self, rng: random.Random) -> None:
+        """Play the rest of the hand with uniformly random legal cards (hands
+        known) or random plausible cards (hands unknown): for bots and analysis."""
+        cards = self.pack.cards
+        while not self.finished:
+            mask = self.legal_mask(self.turn)
+            k = rng.randrange(mask.bit_count())
+            for _ in range(k):
+                mask &= mask - 1
+            slot = (mask & -mask).bit_length() - 1
+            self._apply(self.turn, cards[slot], slot)
+
+    def _apply(self, seat: int, c: Card, slot: int) -> PlayOutcome:
         revoke: Revoke | None = None
         prev_void = self.voids[seat]
-        prev_void_trick = tuple(self.void_trick[seat])
         n_revokes = len(self.revokes)
         if self.hands is None:
-            revoke = self._track_voids(seat, e)
+            prev_void_trick: tuple[int, ...] = tuple(self.void_trick[seat])
+            revoke = self._track_voids(seat, self.tables.eff[slot])
         else:
+            prev_void_trick = ()
             self.hands[seat] &= ~(1 << slot)
         self.played |= 1 << slot
         self.trick.append(slot)
@@ -326,7 +350,8 @@ class Deal:
         if self.hands is not None:
             self.hands[seat] |= 1 << slot
         self.voids[seat] = prev_void
-        self.void_trick[seat] = list(prev_void_trick)
+        if prev_void_trick:
+            self.void_trick[seat] = list(prev_void_trick)
         del self.revokes[n_revokes:]
         self.turn = seat
         self.finished = False

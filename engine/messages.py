@@ -109,6 +109,11 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "ro": "Nu a început nicio partidă.",
         "hu": "Nincs elkezdett leosztás.",
     },
+    "not_expected": {
+        "en": "Not now: the table is waiting for something else.",
+        "ro": "Nu acum: masa așteaptă altceva.",
+        "hu": "Most nem: az asztal mást vár.",
+    },
     "nothing_to_undo": {
         "en": "There is nothing to undo.",
         "ro": "Nu este nimic de anulat.",

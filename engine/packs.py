@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from engine.cards import (
+    CARD_CODES,
     FRENCH_RANKS,
     FRENCH_SUITS,
     GERMAN_RANKS,
@@ -28,12 +29,20 @@ class Pack:
     family: str  # "german" or "french": decides the names of suits and ranks
     cards: tuple[Card, ...]
     _slots: dict[Card, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    _by_index: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         slots: dict[Card, list[int]] = {}
         for i, c in enumerate(self.cards):
             slots.setdefault(c, []).append(i)
         object.__setattr__(self, "_slots", {c: tuple(s) for c, s in slots.items()})
+        by_index: list[tuple[int, ...]] = [()] * CARD_CODES
+        for c, ss in slots.items():
+            by_index[c.index] = tuple(ss)
+        object.__setattr__(self, "_by_index", tuple(by_index))
+
+    def __hash__(self) -> int:
+        return hash(self.name)
 
     @property
     def size(self) -> int:
@@ -57,7 +66,7 @@ class Pack:
         return tuple(self._slots)
 
     def __contains__(self, c: object) -> bool:
-        return c in self._slots
+        return isinstance(c, Card) and bool(self._by_index[c.index])
 
     def parse(self, code: object) -> Card:
         """A card of this pack, or `UnknownCard` naming the pack."""
@@ -70,14 +79,14 @@ class Pack:
         return c
 
     def slots_of(self, c: Card) -> tuple[int, ...]:
-        try:
-            return self._slots[c]
-        except KeyError:
-            raise UnknownCard(c.code, self.name) from None
+        found = self._by_index[c.index]
+        if not found:
+            raise UnknownCard(c.code, self.name)
+        return found
 
     def slot(self, c: Card, within: int = -1) -> int:
         """The first slot of card `c` that lies in the set `within` (or -1)."""
-        for s in self.slots_of(c):
+        for s in self._by_index[c.index]:
             if within >> s & 1:
                 return s
         return -1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.cards import Card
 from engine.deal import Deal
@@ -20,6 +20,9 @@ from engine.legal import legal_mask, refusal
 from engine.options import OptionSpec, validate
 from engine.packs import Pack
 from engine.ranking import Ranking
+
+if TYPE_CHECKING:
+    from engine.flow import HandFlow
 
 
 @dataclass(frozen=True)
@@ -204,6 +207,14 @@ class Game:
                  hands: Sequence[Iterable[Card]] | None = None,
                  known: Mapping[int, Iterable[Card]] | None = None) -> Deal:
         return self.deal_class(self, trump, leader, hands, known=known)
+
+    def hand_flow(self, state: MatchState, hands: Sequence[Iterable[Card]] | None = None,
+                  trump: str | None = None) -> HandFlow:
+        """A hand as the table lives it (see `engine.flow`). Games with calls,
+        bindings, draws or melds return their own `HandFlow` subclass."""
+        from engine.flow import HandFlow
+
+        return HandFlow(self, state, hands, trump)
 
     def deal(self, rng: random.Random, dealer: int) -> DealtHands:
         """Shuffle with `rng` and deal a hand."""

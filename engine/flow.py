@@ -1,0 +1,180 @@
+"""One hand as a table lives it: the steps before play, the play, the result.
+
+The table controller drives every game through this one interface: it asks
+`pending()` what the hand waits for, feeds it cards read at a seat (`card`) and
+choices made with the buttons (`choose`), and takes back the last action with
+`undo`. Games with calls, bindings, draws or melds subclass `HandFlow`; the
+base class covers games whose only step before play is showing the cards that
+fix trumps (Filicău, Filkó).
+
+Step kinds:
+
+* `show`: `seat` taps the cards that fix trumps, one at a time, until they do.
+* `play`: `seat` plays a card to the trick.
+* `choose`: `seat` picks one of `choices` (a call, a binding, cut or knock...).
+* `card`: `seat` taps a card that is not played (a called card, a meld card...).
+* `done`: the hand is over; `result()` tells the points, `settled()` the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import Card
+from engine.deal import Deal, PlayOutcome
+from engine.errors import BadRequest, IllegalPlay
+
+if TYPE_CHECKING:
+    from engine.games.base import Game, MatchState
+
+
+@dataclass(frozen=True)
+class Step:
+    """What the hand waits for. `prompt` is a message key for the screen."""
+
+    kind: str
+    seat: int | None = None
+    prompt: str = ""
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FlowEvent:
+    """What one action did. `kind`: `shown`, `trump`, `played`, `chosen`,
+    `undone`; `outcome` is set for plays; `data` carries the rest."""
+
+    kind: str
+    seat: int | None = None
+    card: Card | None = None
+    outcome: PlayOutcome | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """Card points and tricks per team at the end of a hand."""
+
+    points: tuple[int, ...]
+    tricks: tuple[int, ...]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class HandFlow:
+    """The base flow: (show trump cards at the dealer's place) then play.
+
+    `hands` are every seat's cards when the table knows them (scanned or read
+    while dealing); `None` plays with hands unknown. `trump` may be given when
+    it is already known (for instance read while dealing).
+    """
+
+    def __init__(self, game: Game, state: MatchState,
+                 hands: Sequence[Iterable[Card]] | None = None,
+                 trump: str | None = None) -> None:
+        self.game = game
+        self.state = state
+        self.hands = [list(h) for h in hands] if hands is not None else None
+        self.dealer = state.dealer
+        self.shown: list[Card] = []
+        self.trump = trump
+        self.deal: Deal | None = None
+        self._log: list[tuple[str, Any]] = []
+        if trump is not None:
+            self._start_play()
+
+    # ----- questions -------------------------------------------------------------
+
+    def pending(self) -> Step:
+        if self.deal is None:
+            return Step("show", self.dealer, "show_trump")
+        if self.deal.finished:
+            return Step("done")
+        return Step("play", self.deal.turn, "play")
+
+    @property
+    def finished(self) -> bool:
+        return self.deal is not None and self.deal.finished
+
+    def result(self) -> HandResult:
+        if self.deal is None or not self.deal.finished:
+            raise BadRequest("the hand is not over")
+        return HandResult(tuple(self.deal.team_points()), tuple(self.deal.team_tricks()))
+
+    def settled(self) -> MatchState:
+        """The match state after this hand."""
+        if self.deal is None or not self.deal.finished:
+            raise BadRequest("the hand is not over")
+        return self.game.settle_deal(self.state, self.deal)
+
+    def known_cards(self) -> dict[int, list[Card]]:
+        """Cards known to be in a seat's hand while hands are unknown."""
+        return {self.dealer: list(self.shown)} if self.shown else {}
+
+    # ----- actions ---------------------------------------------------------------
+
+    def card(self, seat: int, card: Card) -> FlowEvent:
+        """A card read at `seat`: shown for trumps, or played."""
+        step = self.pending()
+        if step.kind == "show":
+            return self._show(seat, card)
+        if step.kind == "play":
+            assert self.deal is not None
+            outcome = self.deal.play(seat, card)
+            self._log.append(("play", None))
+            return FlowEvent("played", seat, card, outcome)
+        if step.kind == "done":
+            raise IllegalPlay("hand_over")
+        raise IllegalPlay("not_expected", seat=seat, step=step.kind)
+
+    def choose(self, seat: int, choice: str) -> FlowEvent:
+        raise IllegalPlay("not_expected", seat=seat, step=self.pending().kind)
+
+    def undo(self) -> FlowEvent:
+        """Take back the last action of this hand."""
+        if not self._log:
+            raise IllegalPlay("nothing_to_undo")
+        kind, data = self._log.pop()
+        if kind == "play":
+            assert self.deal is not None
+            taken = self.deal.undo()
+            return FlowEvent("undone", taken.seat, taken.card, data={"action": "play"})
+        if kind == "show":
+            c = self.shown.pop()
+            if self.deal is not None and data:
+                self.deal = None
+                self.trump = None
+            return FlowEvent("undone", self.dealer, c, data={"action": "show"})
+        return self._undo_other(kind, data)
+
+    def _undo_other(self, kind: str, data: Any) -> FlowEvent:
+        raise BadRequest(f"cannot undo {kind}")
+
+    # ----- internals -------------------------------------------------------------
+
+    def _show(self, seat: int, card: Card) -> FlowEvent:
+        if seat != self.dealer:
+            raise IllegalPlay("not_your_turn", seat=seat, turn=self.dealer,
+                              family=self.game.pack.family)
+        card = self.game.pack.parse(card.code)
+        if card in self.shown:
+            raise IllegalPlay("already_played", seat=seat, card=card.code,
+                              family=self.game.pack.family)
+        if self.hands is not None and card not in self.hands[seat]:
+            raise IllegalPlay("not_in_hand", seat=seat, card=card.code,
+                              family=self.game.pack.family)
+        self.shown.append(card)
+        try:
+            trump, used = self.game.trump_from_shown(self.shown)
+        except BadRequest:
+            self._log.append(("show", False))
+            return FlowEvent("shown", seat, card)
+        self.trump = trump
+        self._start_play()
+        self._log.append(("show", True))
+        return FlowEvent("trump", seat, card, data={"trump": trump, "used": used})
+
+    def _start_play(self) -> None:
+        leader = self.game.first_leader(self.state)
+        known = None if self.hands is not None else self.known_cards()
+        self.deal = self.game.new_deal(self.trump, leader, self.hands, known)

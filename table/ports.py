@@ -1,0 +1,119 @@
+"""The ports the controller talks through: typing Protocols and the events
+drivers post.
+
+Drivers never call the controller: they post events to its queue (`Post`).
+Real adapters live in `table.drivers`, fakes in `hw_mocks`; both implement
+these Protocols, and one contract test suite runs against each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+#: The place of the dealer's own reader, where one is configured.
+DEALER = -1
+
+
+# ----- events ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CardArrived:
+    """A card came into a reader's field. `seat` is the reader's place (a seat
+    in order of play, or `DEALER`); `uid` is upper-case hex, e.g. "04A1B2C3D4E5F6"."""
+
+    seat: int
+    uid: str
+
+
+@dataclass(frozen=True)
+class CardLeft:
+    seat: int
+    uid: str
+
+
+@dataclass(frozen=True)
+class ReaderOffline:
+    seat: int
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class ReaderBack:
+    seat: int
+
+
+ButtonName = Literal["ok", "undo", "menu"]
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    button: ButtonName
+    long: bool = False
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Posted by the clock so that debounce and timeouts advance."""
+
+    now: float
+
+
+Event = CardArrived | CardLeft | ReaderOffline | ReaderBack | ButtonPressed | Tick
+Post = Callable[[Event], None]
+
+
+# ----- ports -------------------------------------------------------------------
+
+@runtime_checkable
+class CardReaders(Protocol):
+    """All the table's readers. `start` begins posting card and reader events."""
+
+    def start(self, post: Post) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+@runtime_checkable
+class Display(Protocol):
+    """A monochrome screen. `show` takes a mode "1" image of exactly `size`."""
+
+    @property
+    def size(self) -> tuple[int, int]: ...
+
+    def show(self, image: Image) -> None: ...
+
+
+LedPattern = Literal["off", "on", "blink", "fast_blink"]
+BuzzPattern = Literal["error", "ok", "turn", "match_end"]
+
+
+@runtime_checkable
+class Indicators(Protocol):
+    """One LED per seat, a status LED and a buzzer."""
+
+    def seat_led(self, seat: int, pattern: LedPattern) -> None: ...
+
+    def status_led(self, pattern: LedPattern) -> None: ...
+
+    def buzz(self, pattern: BuzzPattern) -> None: ...
+
+
+@runtime_checkable
+class Buttons(Protocol):
+    """OK, UNDO and MENU; press and long-press are posted as `ButtonPressed`."""
+
+    def start(self, post: Post) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+@runtime_checkable
+class Clock(Protocol):
+    """Monotonic seconds. Tests use a fake that they advance by hand."""
+
+    def now(self) -> float: ...
