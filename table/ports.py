@@ -117,3 +117,14 @@ class Clock(Protocol):
     """Monotonic seconds. Tests use a fake that they advance by hand."""
 
     def now(self) -> float: ...
+
+
+@dataclass
+class Ports:
+    """Everything the controller talks through, real or fake."""
+
+    readers: CardReaders
+    display: Display
+    indicators: Indicators
+    buttons: Buttons
+    clock: Clock
