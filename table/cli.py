@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="A referee for real card tables (Filicău, Filkó, Filcău, Sueca, Fildinsky).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, target in COMMANDS.items():
+    for target in COMMANDS.values():
         module, func = target.split(":")
         try:
             add = getattr(importlib.import_module(module), func)
