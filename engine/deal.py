@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine.cards import TRUMP, Card
 from engine.errors import BadRequest, IllegalPlay, UnknownCard
@@ -30,8 +30,7 @@ if TYPE_CHECKING:
     from engine.games.base import Game
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A finished trick. `number` counts from 1; `winner` is a seat."""
 
     number: int
@@ -52,8 +51,7 @@ class Revoke:
     suit: str
 
 
-@dataclass(frozen=True, slots=True)
-class PlayOutcome:
+class PlayOutcome(NamedTuple):
     """What one accepted play did."""
 
     seat: int
@@ -109,12 +107,20 @@ class Deal:
         self.revokes: list[Revoke] = []
         self.finished = False
         self._history: list[tuple[int, int, int, tuple[int, ...], int, Trick | None]] = []
+        # The legal set of the seat to play, cached until the next play or undo
+        # or a change of that seat's hand: a bot asks for it and then plays,
+        # which validates against it again. A subclass whose `_legal` depends on
+        # other state must call `_changed()` when that state changes.
+        self._legal_cache = -1
+        self._legal_cache_hand = -1
 
     # ----- construction helpers -------------------------------------------------
 
     def _check_hands(self, hands: Sequence[Iterable[Card]]) -> list[int]:
         if len(hands) != self.n:
             raise BadRequest(f"{self.game.id} needs {self.n} hands, got {len(hands)}")
+        pack = self.pack
+        by_index = pack._by_index
         masks: list[int] = []
         seen = 0
         for seat, cs in enumerate(hands):
@@ -125,12 +131,14 @@ class Deal:
                     f"{self.game.hand_size}")
             m = 0
             for c in cs:
-                slot = self.pack.slot(c, self.pack.full_mask & ~seen & ~m)
-                if slot < 0:
-                    if c not in self.pack:
-                        raise UnknownCard(c.code, self.pack.name)
+                for slot in by_index[c.index]:
+                    if not (seen | m) >> slot & 1:
+                        m |= 1 << slot
+                        break
+                else:
+                    if c not in pack:
+                        raise UnknownCard(c.code, pack.name)
                     raise BadRequest(f"{c} is dealt more often than the pack holds it")
-                m |= 1 << slot
             seen |= m
             masks.append(m)
         return masks
@@ -163,7 +171,8 @@ class Deal:
         return self.game.team_tricks(self)
 
     def _legal(self, seat: int, hand: int) -> int:
-        """Hook: the legal subset of `hand` for `seat` now. Games override it."""
+        """Hook: the legal subset of `hand` for `seat` now. Games override it
+        (and call `_changed()` when state it reads changes outside play/undo)."""
         return legal_mask(self.family, self.tables, hand, self.trick, self.undertrump)
 
     def legal_mask(self, seat: int | None = None) -> int:
@@ -177,7 +186,19 @@ class Deal:
                 if s != seat:
                     others |= self.known[s]
             return self.pack.full_mask & ~self.played & ~others
-        return self._legal(seat, self.hands[seat])
+        return self._turn_legal()
+
+    def _turn_legal(self) -> int:
+        assert self.hands is not None
+        hand = self.hands[self.turn]
+        if self._legal_cache < 0 or self._legal_cache_hand != hand:
+            self._legal_cache = self._legal(self.turn, hand)
+            self._legal_cache_hand = hand
+        return self._legal_cache
+
+    def _changed(self) -> None:
+        """Forget cached answers: call after changing state `_legal` depends on."""
+        self._legal_cache = -1
 
     def legal_cards(self, seat: int | None = None) -> Iterator[Card]:
         """The cards the seat to play may play (each code once), lazily."""
@@ -231,7 +252,7 @@ class Deal:
                 if pack.slot(c, ~self.played) < 0:
                     raise IllegalPlay("already_played", **self._params(seat, card=c.code))
                 raise IllegalPlay("not_in_hand", **self._params(seat, card=c.code))
-            if not self._legal(seat, hand) >> slot & 1:
+            if not self._turn_legal() >> slot & 1:
                 reason, suit = self._refusal(seat, hand, slot)
                 raise IllegalPlay(reason, **self._params(seat, card=c.code, suit=suit))
             return c, slot
@@ -286,6 +307,7 @@ class Deal:
         else:
             self.turn = (seat + 1) % self.n
         self._history.append((seat, slot, prev_void, prev_void_trick, n_revokes, done))
+        self._legal_cache = -1
         if done is not None and self._is_over():
             self.finished = True
         return PlayOutcome(seat, c, done, revoke, self.finished)
@@ -355,6 +377,7 @@ class Deal:
         del self.revokes[n_revokes:]
         self.turn = seat
         self.finished = False
+        self._legal_cache = -1
         return PlayOutcome(seat, self.pack.cards[slot])
 
     @property
