@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 COMMANDS: dict[str, str] = {
     "referee": "table.commands.referee:add_parser",
+    "config": "table.commands.config:add_parser",
+    "doctor": "table.commands.doctor:add_parser",
 }
 
 
