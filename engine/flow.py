@@ -150,6 +150,38 @@ class HandFlow:
     def _undo_other(self, kind: str, data: Any) -> FlowEvent:
         raise BadRequest(f"cannot undo {kind}")
 
+    @property
+    def can_undo(self) -> bool:
+        """Is there an action of this hand that `undo` would take back?"""
+        return bool(self._log)
+
+    # ----- dealing at the table (the table's `dealt` knowledge mode) ------------------
+
+    def deal_order(self) -> tuple[int, ...]:
+        """The seat that receives each card, in the order the dealer deals them.
+
+        A `dealt` table reads every card over the dealer's reader while dealing
+        and gives the i-th card to `deal_order()[i]`. Default: one card at a
+        time, starting with the player after the dealer, `hand_size` each.
+        Games dealing in packets override it."""
+        n = self.game.players
+        return tuple((self.dealer + 1 + i) % n for i in range(n * self.game.hand_size))
+
+    def after_deal(self, dealt: Sequence[tuple[int, Card]]) -> list[FlowEvent]:
+        """Apply what a `dealt` table knows once every card is dealt:
+        `dealt` is `(seat, card)` in dealing order. Default: while the hand
+        waits for the dealer to show cards for trumps, show the dealer's cards
+        in the order he received them (Filicău). Games whose shown cards are
+        something else override it (or leave the show step to the players)."""
+        events: list[FlowEvent] = []
+        for seat, c in dealt:
+            step = self.pending()
+            if step.kind != "show" or step.seat != self.dealer:
+                break
+            if seat == self.dealer:
+                events.append(self.card(self.dealer, c))
+        return events
+
     # ----- internals -------------------------------------------------------------
 
     def _show(self, seat: int, card: Card) -> FlowEvent:
