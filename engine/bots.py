@@ -1,0 +1,170 @@
+"""Computer players for any game, through `HandFlow`.
+
+* `RandomBot`: a uniformly random legal card, a random choice.
+* `SimpleBot`: keeps its Aces and Tens (the point cards) safe and plays to its
+  partner: when the partner is winning the trick it gives points or throws its
+  cheapest card; when an opponent is winning it wins as cheaply as it can, or
+  else throws its cheapest card; it leads a low card of a long plain suit.
+
+A bot only looks at its own hand and at what the table has seen. With hands
+unknown to the table, the simulator passes each bot its own cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from engine.cards import TRUMP, Card
+from engine.deal import Deal
+from engine.flow import HandFlow, Step
+
+
+class Bot(Protocol):
+    name: str
+
+    def play(self, deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random) -> Card:
+        """The card to play from `hand` (which is the seat's real hand)."""
+        ...
+
+
+def legal_from(deal: Deal, seat: int, hand: Sequence[Card]) -> list[Card]:
+    """The legal cards of `hand` for `seat` now, whether or not the deal knows the hands."""
+    if deal.hands_known:
+        return list(deal.legal_cards(seat))
+    trick = deal.current_trick
+    legal = deal.game.legal_subset(deal.trump, trick, list(hand))
+    return legal or list(hand)
+
+
+class RandomBot:
+    name = "random"
+
+    def play(self, deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random) -> Card:
+        return rng.choice(legal_from(deal, seat, hand))
+
+
+class SimpleBot:
+    name = "simple"
+
+    def play(self, deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random) -> Card:
+        legal = legal_from(deal, seat, hand)
+        if len(legal) == 1:
+            return legal[0]
+        t = deal.tables
+        pack = deal.pack
+
+        def slot(c: Card) -> int:
+            return pack.slot(c)
+
+        def points(c: Card) -> int:
+            return t.points[slot(c)]
+
+        def cheapness(c: Card) -> tuple[int, int]:
+            # fewest points first, then weakest
+            return (points(c), t.power[slot(c)])
+
+        trick = deal.current_trick
+        if not trick:
+            return self._lead(deal, legal, cheapness)
+        led = t.eff[slot(trick[0])]
+        best_i = t.winner_index([slot(c) for c in trick])
+        leader = deal.leader
+        best_seat = (leader + best_i) % deal.n
+        best_key = t.key(slot(trick[best_i]), led)
+        partner_winning = self._is_partner(deal, seat, best_seat)
+        last_to_play = len(trick) == deal.n - 1
+        winners = [c for c in legal if t.key(slot(c), led) > best_key]
+        if partner_winning:
+            if last_to_play or not winners:
+                # feed the partner if it is safe, else throw the cheapest
+                pointy = [c for c in legal if points(c) > 0 and t.eff[slot(c)] != TRUMP]
+                if pointy and last_to_play:
+                    return max(pointy, key=points)
+            return min(legal, key=cheapness)
+        if winners:
+            cheapest_win = min(winners, key=lambda c: (t.power[slot(c)], points(c)))
+            # win if it gains points or protects ours; do not waste a high trump on nothing
+            at_stake = sum(points(c) for c in trick)
+            if at_stake > 0 or last_to_play or t.eff[slot(cheapest_win)] != TRUMP:
+                return cheapest_win
+        return min(legal, key=cheapness)
+
+    @staticmethod
+    def _is_partner(deal: Deal, seat: int, other: int) -> bool:
+        if seat == other:
+            return True
+        game = deal.game
+        if not getattr(game, "fixed_teams", True):
+            return False
+        return game.team_of(seat) == game.team_of(other)
+
+    @staticmethod
+    def _lead(deal: Deal, legal: list[Card], cheapness: object) -> Card:
+        t = deal.tables
+        pack = deal.pack
+        plain = [c for c in legal if t.eff[pack.slot(c)] != TRUMP]
+        pool = plain or legal
+        # a low card of the suit where we hold most cards
+        counts: dict[int, int] = {}
+        for c in pool:
+            e = t.eff[pack.slot(c)]
+            counts[e] = counts.get(e, 0) + 1
+        longest = max(counts.values())
+        candidates = [c for c in pool if counts[t.eff[pack.slot(c)]] == longest]
+        return min(candidates, key=lambda c: (t.points[pack.slot(c)], t.power[pack.slot(c)]))
+
+
+BOTS: dict[str, type[RandomBot] | type[SimpleBot]] = {"random": RandomBot, "simple": SimpleBot}
+
+
+def make_bot(name: str) -> RandomBot | SimpleBot:
+    try:
+        return BOTS[name]()
+    except KeyError:
+        raise ValueError(f"no bot called {name!r}; there are: {', '.join(BOTS)}") from None
+
+
+def bot_action(flow: HandFlow, hands: Sequence[Sequence[Card]], bot: Bot,
+               rng: random.Random, shown: Sequence[Card] = ()
+               ) -> tuple[str, int | None, Card | str | None]:
+    """What a bot at the seat `flow` waits for would do now.
+
+    `hands` are the seats' real cards now (the bot only reads its own);
+    `shown` the cards the deal exposes to fix trumps (`DealtHands.shown`), which
+    a `show` step taps in order.
+    Returns ("card", seat, card), ("choose", seat, choice) or ("done", None, None).
+    """
+    step: Step = flow.pending()
+    if step.kind == "done" or step.seat is None:
+        return ("done", None, None)
+    seat = step.seat
+    if step.kind == "choose":
+        return ("choose", seat, rng.choice(step.choices) if step.choices else "")
+    if step.kind == "play":
+        assert flow.deal is not None
+        remaining = remaining_hand(flow, hands, seat)
+        return ("card", seat, bot.play(flow.deal, seat, remaining, rng))
+    if step.kind == "show":
+        already = len(flow.shown)
+        if already < len(shown):
+            return ("card", seat, shown[already])
+        seen = set(flow.shown)
+        for c in hands[seat]:
+            if c not in seen:
+                return ("card", seat, c)
+        return ("done", None, None)
+    # "card": a card to tap that is not played (a called card, a meld card...)
+    if step.choices:
+        return ("card", seat, flow.game.pack.parse(rng.choice(step.choices)))
+    return ("card", seat, rng.choice(list(remaining_hand(flow, hands, seat))))
+
+
+def remaining_hand(flow: HandFlow, hands: Sequence[Sequence[Card]], seat: int) -> list[Card]:
+    """The seat's cards now: the deal's when it knows the hands, else the
+    caller's (who keeps its real hands up to date, as the simulator does)."""
+    deal = flow.deal
+    if deal is not None and deal.hands_known:
+        return deal.hand_of(seat)
+    return list(hands[seat])
