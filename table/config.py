@@ -1,0 +1,990 @@
+"""The table's configuration: one TOML file, checked completely.
+
+`load(path)` reads the file (default `/etc/cardtable/config.toml`, or the file
+named by `CARDTABLE_CONFIG`), fills every key it does not set with the
+documented default (see `examples/config.toml` and docs/hardware.md) and
+returns a `Config`: `.table` is the game side (`TableSettings`), the rest
+wires the hardware. Every mistake is collected, each with its key path and
+the problem, and raised together as one `ConfigError`, whose text is exactly
+what `cardtable config check` prints and what `cardtable run` prints when it
+refuses to start.
+
+Seats are listed in the file in the order they sit around the table,
+clockwise seen from above; `table.direction` says which way play goes, and
+`Config.seats` gives them in the order of play (seat 0 first), as the engine
+numbers them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+import tomllib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings
+
+DEFAULT_PATH = Path("/etc/cardtable/config.toml")
+ENV_VAR = "CARDTABLE_CONFIG"
+DEFAULT_STATE_DIR = "/var/lib/cardtable"
+
+DIRECTIONS: tuple[str, ...] = ("anticlockwise", "clockwise")
+DISPLAY_DRIVERS: tuple[str, ...] = ("ssd1306", "sh1106", "none")
+DISPLAY_SIZES: dict[str, tuple[tuple[int, int], ...]] = {
+    "ssd1306": ((128, 64), (128, 32)),
+    "sh1106": ((128, 64), (128, 32), (128, 128)),
+    "none": ((128, 64), (128, 32), (128, 128)),
+}
+#: The SPI clock rates luma accepts for a display.
+DISPLAY_SPI_SPEEDS: tuple[int, ...] = tuple(
+    int(mhz * 1_000_000) for mhz in (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32))
+PIN_FACTORIES: tuple[str, ...] = ("auto", "lgpio", "rpigpio", "pigpio", "native", "mock")
+BUZZER_KINDS: tuple[str, ...] = ("active", "passive")
+
+#: BCM numbers on the 40-pin header that a program may drive (0 and 1 belong
+#: to the HAT EEPROM).
+USABLE_PINS = range(2, 28)
+#: Pins a bus takes for itself once it is switched on in config.txt.
+BUS_PINS: dict[str, tuple[int, ...]] = {
+    "spi0": (7, 8, 9, 10, 11),
+    "spi1": (16, 17, 18, 19, 20, 21),
+    "i2c1": (2, 3),
+}
+#: Chip selects per SPI bus (SPI1 with the spi1-3cs overlay has three).
+SPI_DEVICES: dict[int, int] = {0: 2, 1: 3, 2: 3, 3: 2, 4: 2, 5: 2, 6: 2}
+HUB_CHANNELS = 8
+#: MicroPython's USB id on a Raspberry Pi Pico: the reader hub's firmware
+#: keeps it (see firmware/PROTOCOL.md and systemd/99-cardtable-hub.rules).
+HUB_USB_ID = "2e8a:0005"
+
+
+# ----- the result ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SpiReader:
+    """An MFRC522 on a Pi SPI bus: hardware chip select `device`, or a GPIO
+    chip select `cs_pin` (then `device` is None). `reset_pin` None: RST is
+    tied to 3.3 V."""
+
+    bus: int
+    device: int | None
+    cs_pin: int | None
+    reset_pin: int | None
+    type: Literal["spi"] = "spi"
+
+    def describe(self) -> str:
+        cs = f"CE{self.device}" if self.device is not None else f"GPIO{self.cs_pin} as CS"
+        return f"SPI{self.bus} {cs}"
+
+
+@dataclass(frozen=True)
+class HubReader:
+    """A reader on the USB reader hub, by its channel (0..7)."""
+
+    channel: int
+    type: Literal["hub"] = "hub"
+
+    def describe(self) -> str:
+        return f"hub channel {self.channel}"
+
+
+Reader = SpiReader | HubReader
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    """One seat. `position` is its place in the file (clockwise around the
+    table); its index in `Config.seats` is its number in the order of play."""
+
+    name: str
+    position: int
+    reader: Reader
+    led: int | None
+
+
+@dataclass(frozen=True)
+class ReadersConfig:
+    spi_speed_hz: int = 1_000_000
+    reset_pin: int | None = 25
+
+
+@dataclass(frozen=True)
+class HubConfig:
+    port: str = "/dev/cardtable-hub"
+    baud: int = 115200
+    usb_id: str = HUB_USB_ID
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    driver: str = "ssd1306"
+    interface: str = "i2c"
+    width: int = 128
+    height: int = 64
+    rotate: int = 0
+    contrast: int = 0xCF
+    i2c_port: int = 1
+    i2c_address: int = 0x3C
+    spi_port: int = 0
+    spi_device: int = 0
+    spi_speed_hz: int = 8_000_000
+    dc_pin: int = 24
+    reset_pin: int | None = None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The picture's size as the screens draw it, after rotation."""
+        if self.rotate % 2:
+            return (self.height, self.width)
+        return (self.width, self.height)
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    ok: int = 5
+    undo: int = 6
+    menu: int = 13
+    hold_s: float = 1.0
+    bounce_ms: int = 30
+    pull_up: bool = True
+
+
+@dataclass(frozen=True)
+class LedsConfig:
+    status: int | None = 26
+    active_high: bool = True
+
+
+@dataclass(frozen=True)
+class BuzzerConfig:
+    pin: int | None = 12
+    kind: str = "active"
+    active_high: bool = True
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    pin_factory: str = "auto"
+
+
+def _reference_seats() -> tuple[SeatConfig, ...]:
+    """The wiring of docs/hardware.md for four seats."""
+    wiring = ((0, 0, 4), (0, 1, 27), (1, 0, 22), (1, 1, 23))
+    return tuple(
+        SeatConfig(str(i + 1), i, SpiReader(bus, dev, None, 25), led)
+        for i, (bus, dev, led) in enumerate(wiring))
+
+
+@dataclass(frozen=True)
+class Config:
+    """A whole, checked configuration (see the module docstring)."""
+
+    table: TableSettings = field(default_factory=lambda: TableSettings(
+        seat_names=("1", "4", "3", "2")))
+    direction: str = "anticlockwise"
+    seats: tuple[SeatConfig, ...] = field(default_factory=lambda: _in_play_order(
+        _reference_seats(), "anticlockwise"))
+    dealer: Reader | None = field(default_factory=lambda: SpiReader(1, 2, None, 25))
+    readers: ReadersConfig = field(default_factory=ReadersConfig)
+    hub: HubConfig = field(default_factory=HubConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    leds: LedsConfig = field(default_factory=LedsConfig)
+    buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
+    gpio: GpioConfig = field(default_factory=GpioConfig)
+    state_dir: Path = Path(DEFAULT_STATE_DIR)
+    source: Path | None = None
+
+    def readers_by_place(self) -> dict[int, Reader]:
+        """Every reader by its place: seat number in order of play, or
+        `table.ports.DEALER` (-1) for the dealer's."""
+        out: dict[int, Reader] = {i: s.reader for i, s in enumerate(self.seats)}
+        if self.dealer is not None:
+            out[-1] = self.dealer
+        return out
+
+    def uses_hub(self) -> bool:
+        return any(isinstance(r, HubReader) for r in self.readers_by_place().values())
+
+
+def _in_play_order(seats: Sequence[SeatConfig], direction: str) -> tuple[SeatConfig, ...]:
+    """Seats listed clockwise, put in the order of play starting at the first."""
+    if direction == "clockwise" or len(seats) < 2:
+        return tuple(seats)
+    return (seats[0], *reversed(seats[1:]))
+
+
+# ----- errors --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Problem:
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.message}"
+
+
+class ConfigError(ValueError):
+    """Every mistake in a configuration file, with its key path and problem."""
+
+    def __init__(self, path: Path | str | None, problems: Sequence[Problem]) -> None:
+        self.path = Path(path) if path is not None else None
+        self.problems = list(problems)
+        super().__init__(format_problems(self.path, self.problems))
+
+
+def format_problems(path: Path | None, problems: Sequence[Problem]) -> str:
+    where = str(path) if path is not None else "configuration"
+    n = len(problems)
+    head = f"{where}: {n} mistake{'s' if n != 1 else ''}"
+    if any(p.key.startswith("seats[") for p in problems):
+        head += " ([[seats]] are counted from 1 in the order of the file)"
+    return "\n".join([head + ":", *(f"  {p}" for p in problems)])
+
+
+# ----- locating the file -----------------------------------------------------------
+
+def resolve_path(path: str | os.PathLike[str] | None = None,
+                 env: Mapping[str, str] | None = None) -> tuple[Path, bool]:
+    """The file to read and whether it was asked for explicitly: `path` (from
+    --config), else $CARDTABLE_CONFIG, else /etc/cardtable/config.toml."""
+    env = os.environ if env is None else env
+    if path is not None and str(path) != "":
+        return Path(path), True
+    if env.get(ENV_VAR):
+        return Path(env[ENV_VAR]), True
+    return DEFAULT_PATH, False
+
+
+def load(path: str | os.PathLike[str] | None = None,
+         env: Mapping[str, str] | None = None) -> Config:
+    """Read and check a configuration file (see module docstring).
+
+    A file asked for (by `path` or $CARDTABLE_CONFIG) must exist; when the
+    default file is absent the built-in defaults are used. Raises
+    `ConfigError` listing every mistake.
+    """
+    file, explicit = resolve_path(path, env)
+    if not file.exists() and not explicit:
+        return loads("")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(file, [Problem("(file)", "no such file")]) from None
+    except IsADirectoryError:
+        raise ConfigError(file, [Problem("(file)", "is a folder, not a file")]) from None
+    except PermissionError:
+        raise ConfigError(file, [Problem(
+            "(file)", "cannot be read by this user (check its owner and mode)")]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(file, [Problem("(file)", f"is not UTF-8 text ({exc.reason})")]) from None
+    return loads(text, source=file)
+
+
+def loads(text: str, source: Path | str | None = None) -> Config:
+    """Check configuration text; `source` only names it in messages."""
+    src = Path(source) if source is not None else None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(src, [Problem("(syntax)", f"not valid TOML: {exc}")]) from None
+    checker = _Checker()
+    config = checker.config(data, src)
+    if checker.problems:
+        raise ConfigError(src, checker.problems)
+    return config
+
+
+# ----- checking ---------------------------------------------------------------------
+
+_MISSING: Any = object()
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number with a decimal point"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, dict):
+        return "a table"
+    return repr(value)
+
+
+def _one_of(choices: Sequence[object]) -> str:
+    return "one of " + ", ".join(_show(c) for c in choices)
+
+
+class _Section:
+    """A TOML table being read: remembers which keys were used so the rest
+    can be reported as unknown."""
+
+    def __init__(self, checker: _Checker, data: Mapping[str, Any], path: str) -> None:
+        self.checker = checker
+        self.data = data
+        self.path = path
+        self.used: set[str] = set()
+
+    def key(self, name: str) -> str:
+        return f"{self.path}.{name}" if self.path else name
+
+    def raw(self, name: str) -> Any:
+        self.used.add(name)
+        return self.data.get(name, _MISSING)
+
+    def problem(self, name: str, message: str) -> None:
+        self.checker.add(self.key(name), message)
+
+    def get(self, name: str, default: Any, check: Callable[[Any], str | None],
+            ) -> Any:
+        """The value of `name`, or `default` if absent or wrong (a wrong one
+        is reported: `check` returns the problem or None)."""
+        value = self.raw(name)
+        if value is _MISSING:
+            return default
+        problem = check(value)
+        if problem is not None:
+            self.problem(name, problem)
+            return default
+        return value
+
+    def integer(self, name: str, default: Any, lo: int, hi: int) -> Any:
+        return self.get(name, default, lambda v: _int_problem(v, lo, hi))
+
+    def choice(self, name: str, default: Any, choices: Sequence[Any]) -> Any:
+        def check(v: Any) -> str | None:
+            if any(v == c and type(v) is type(c) for c in choices):
+                return None
+            return f"must be {_one_of(choices)}, not {_show(v)}"
+        return self.get(name, default, check)
+
+    def boolean(self, name: str, default: bool) -> bool:
+        return self.get(name, default, lambda v: None if isinstance(v, bool)
+                        else f"must be true or false, not {_kind(v)} {_show(v)}")
+
+    def text(self, name: str, default: str, *, max_len: int = 200) -> str:
+        def check(v: Any) -> str | None:
+            if not isinstance(v, str):
+                return f"must be text in quotes, not {_kind(v)} {_show(v)}"
+            if not v.strip():
+                return "must not be empty"
+            if len(v) > max_len:
+                return f"is too long ({len(v)} characters; at most {max_len})"
+            return None
+        return self.get(name, default, check)
+
+    def pin(self, name: str, default: int | None, owner: str | None = None,
+            *, optional: bool = True, share: str | None = None) -> int | None:
+        """A BCM pin; `false` means not wired where `optional`. The pin is
+        claimed for `owner` (the key path) so that double use is found."""
+        value = self.raw(name)
+        if value is _MISSING:
+            pin = default
+        elif value is False and optional:
+            return None
+        else:
+            problem = _pin_problem(value, optional)
+            if problem is not None:
+                self.problem(name, problem)
+                return default
+            pin = value
+        if pin is not None:
+            self.checker.claim(pin, owner or self.key(name), share=share,
+                               explicit=value is not _MISSING)
+        return pin
+
+    def section(self, name: str) -> _Section:
+        value = self.raw(name)
+        if value is _MISSING:
+            value = {}
+        elif not isinstance(value, dict):
+            self.problem(name, f"must be a table, not {_kind(value)} {_show(value)}")
+            value = {}
+        return _Section(self.checker, value, self.key(name))
+
+    def finish(self) -> None:
+        """Report every key nobody asked for."""
+        for name in self.data:
+            if name in self.used:
+                continue
+            known = sorted(self.used)
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f' (did you mean "{close[0]}"?)' if close else (
+                f"; the keys here are: {', '.join(known)}" if known else "")
+            self.checker.add(self.key(name), "unknown key" + hint)
+
+
+def _int_problem(value: Any, lo: int, hi: int) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"must be a whole number {lo}..{hi}, not {_kind(value)} {_show(value)}"
+    if not lo <= value <= hi:
+        return f"must be {lo}..{hi}, not {value}"
+    return None
+
+
+def _pin_problem(value: Any, optional: bool) -> str | None:
+    wired = " (or false if not wired)" if optional else ""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return (f"must be a GPIO number (BCM) 2..27{wired}, "
+                f"not {_kind(value)} {_show(value)}")
+    if value in (0, 1):
+        return f"GPIO {value} is reserved for the HAT EEPROM (ID_SD/ID_SC); use 2..27"
+    if value not in USABLE_PINS:
+        return (f"must be a GPIO number (BCM) 2..27, not {value} "
+                "(use BCM numbers, not physical pins)")
+    return None
+
+
+@dataclass
+class _Claim:
+    owner: str
+    share: str | None
+    explicit: bool
+
+
+class _Checker:
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.pins: dict[int, list[_Claim]] = {}
+        self.buses: dict[str, str] = {}
+        self.used_readers: dict[tuple[Any, ...], str] = {}
+
+    def add(self, key: str, message: str) -> None:
+        self.problems.append(Problem(key, message))
+
+    def claim(self, pin: int, owner: str, *, share: str | None = None,
+              explicit: bool = True) -> None:
+        claims = self.pins.setdefault(pin, [])
+        if not any(c.owner == owner for c in claims):
+            claims.append(_Claim(owner, share, explicit))
+
+    def use_bus(self, bus: str, owner: str) -> None:
+        self.buses.setdefault(bus, owner)
+
+    # ----- the whole file --------------------------------------------------------
+
+    def config(self, data: dict[str, Any], source: Path | None) -> Config:
+        top = _Section(self, data, "")
+        state_dir = top.get("state_dir", DEFAULT_STATE_DIR, _state_dir_problem)
+        table = top.section("table")
+        direction = table.choice("direction", "anticlockwise", DIRECTIONS)
+        readers = self.readers(top.section("readers"))
+        seats_listed, dealer = self.seats_and_dealer(top, readers)
+        seats = _in_play_order(seats_listed, direction)
+        hub = self.hub(top.section("hub"))
+        display = self.display(top.section("display"))
+        buttons = self.buttons(top.section("buttons"))
+        leds = self.leds(top.section("leds"))
+        buzzer = self.buzzer(top.section("buzzer"))
+        gpio_sec = top.section("gpio")
+        gpio = GpioConfig(gpio_sec.choice("pin_factory", "auto", PIN_FACTORIES))
+        gpio_sec.finish()
+        settings = self.table(table, seats, dealer, display)
+        top.finish()
+        self.check_pins()
+        # Report in the order of the file's sections.
+        order = {name: i for i, name in enumerate(data)}
+        self.problems.sort(key=lambda p: order.get(p.key.split(".")[0].split("[")[0], -1))
+        if self.problems:
+            return Config()
+        return Config(table=settings, direction=direction, seats=seats, dealer=dealer,
+                      readers=readers, hub=hub, display=display, buttons=buttons, leds=leds,
+                      buzzer=buzzer, gpio=gpio, state_dir=Path(state_dir), source=source)
+
+    # ----- [table] ---------------------------------------------------------------
+
+    def table(self, sec: _Section, seats: Sequence[SeatConfig], dealer: Reader | None,
+              display: DisplayConfig) -> TableSettings:
+        defaults = TableSettings()
+        n_problems = len(self.problems)
+        game = sec.get("game", defaults.game, _game_problem)
+        game_ok = len(self.problems) == n_problems
+        options = self.options(sec, game, self.n_seats or len(seats)) if game_ok else {}
+        sec.used.add("options")
+        knowledge = sec.choice("knowledge", defaults.knowledge, KNOWLEDGE_MODES)
+        language = sec.choice("language", defaults.language, LANGUAGES)
+        debounce = sec.integer("debounce_ms", defaults.debounce_ms, 0, 5000)
+        admin = sec.get("admin_uids", list(defaults.admin_uids), _uids_problem)
+        if knowledge == "dealt" and dealer is None and "knowledge" in sec.data:
+            sec.problem("knowledge", '"dealt" needs a dealer\'s reader: add [dealer] '
+                                     'with its reader, or choose "scan" or "open"')
+        handled = {"game": game, "options": options, "knowledge": knowledge,
+                   "language": language, "debounce_ms": debounce,
+                   "admin_uids": tuple(u.upper() for u in admin),
+                   "seat_names": tuple(s.name for s in seats),
+                   "screen": display.size, "has_dealer_reader": dealer is not None}
+        # Fields the controller adds to TableSettings later are read generically.
+        for f in dataclasses.fields(TableSettings):
+            if f.name in handled or f.name in ("seat_names", "screen", "has_dealer_reader"):
+                continue
+            default = getattr(defaults, f.name)
+            value = sec.get(f.name, default, _like(default))
+            handled[f.name] = float(value) if isinstance(default, float) else value
+        for derived, where in (("seat_names", "the names in [[seats]]"),
+                               ("screen", "[display] width, height and rotate"),
+                               ("has_dealer_reader", "[dealer]")):
+            if derived in sec.data:
+                sec.used.add(derived)
+                sec.problem(derived, f"is not set here: it comes from {where}")
+        sec.finish()
+        values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in handled.items()}
+        return TableSettings(**values)
+
+    def options(self, sec: _Section, game: str, n_seats: int) -> dict[str, Any]:
+        from engine.errors import UnknownGame, UnknownOption
+        from engine.games import game_class
+
+        raw = sec.raw("options")
+        try:
+            cls = game_class(game)
+        except UnknownGame:
+            return {}
+        if cls.players > n_seats:
+            self.add("seats", f"{game} needs {cls.players} seats; {n_seats} are configured")
+        if raw is _MISSING:
+            raw = {}
+        if not isinstance(raw, dict):
+            sec.problem("options", f"must be a table, not {_kind(raw)} {_show(raw)}")
+            raw = {}
+        specs = {s.name: s for s in cls.option_specs}
+        out: dict[str, Any] = {s.name: s.default for s in cls.option_specs}
+        for name, value in raw.items():
+            key = sec.key(f"options.{name}")
+            spec = specs.get(name)
+            if spec is None:
+                names = ", ".join(specs) or "none"
+                close = difflib.get_close_matches(name, list(specs), n=1)
+                hint = f' (did you mean "{close[0]}"?)' if close else ""
+                self.add(key, f"{game} has no such option{hint}; its options are: {names}")
+                continue
+            try:
+                out[name] = spec.check(game, value)
+            except UnknownOption:
+                self.add(key, f"must be {spec.allowed()}, not {_show(value)}")
+        return out
+
+    # ----- seats and readers --------------------------------------------------------
+
+    def readers(self, sec: _Section) -> ReadersConfig:
+        speed = sec.integer("spi_speed_hz", 1_000_000, 100_000, 10_000_000)
+        # Claimed by each SPI reader that uses it, so a hub-only table claims nothing.
+        reset = sec.get("reset_pin", 25, lambda v: None if v is False else _pin_problem(v, True))
+        if reset is False:
+            reset = None
+        self.reset_explicit = "reset_pin" in sec.data
+        sec.finish()
+        return ReadersConfig(spi_speed_hz=speed, reset_pin=reset)
+
+    def seats_and_dealer(self, top: _Section, readers: ReadersConfig
+                         ) -> tuple[tuple[SeatConfig, ...], Reader | None]:
+        raw_seats = top.raw("seats")
+        raw_dealer = top.raw("dealer")
+        used_readers = self.used_readers
+        if raw_seats is _MISSING:
+            seats = tuple(dataclasses.replace(
+                s, reader=dataclasses.replace(s.reader, reset_pin=readers.reset_pin))
+                for s in _reference_seats())
+            for s in seats:
+                key = f"seats[{s.position + 1}]"
+                self.claim_reader(s.reader, key + ".reader", used_readers, explicit=False)
+                if readers.reset_pin is not None:
+                    self.claim(readers.reset_pin, "readers.reset_pin", share="reader reset",
+                               explicit=self.reset_explicit)
+                if s.led is not None:
+                    self.claim(s.led, key + ".led", explicit=False)
+        else:
+            seats = self.seat_list(raw_seats, readers, used_readers)
+        dealer: Reader | None = None
+        if raw_dealer is _MISSING:
+            if raw_seats is _MISSING:
+                dealer = SpiReader(1, 2, None, readers.reset_pin)
+                self.claim_reader(dealer, "dealer.reader", used_readers, explicit=False)
+        elif not isinstance(raw_dealer, dict):
+            top.problem("dealer", f"must be a table, not {_kind(raw_dealer)}")
+        else:
+            sec = _Section(self, raw_dealer, "dealer")
+            dealer = self.reader(sec, readers, used_readers)
+            sec.finish()
+        return seats, dealer
+
+    def seat_list(self, raw: Any, readers: ReadersConfig,
+                  used_readers: dict[tuple[Any, ...], str]) -> tuple[SeatConfig, ...]:
+        if not isinstance(raw, list) or not all(isinstance(s, dict) for s in raw):
+            self.add("seats", "must be a list of [[seats]] tables")
+            return _reference_seats()
+        self.n_seats = len(raw)
+        if not 2 <= len(raw) <= 8:
+            self.add("seats", f"a table has 2 to 8 seats, not {len(raw)}")
+        seats = []
+        names: dict[str, str] = {}
+        for i, item in enumerate(raw):
+            sec = _Section(self, item, f"seats[{i + 1}]")
+            name = sec.text("name", str(i + 1), max_len=12)
+            if name in names:
+                sec.problem("name", f'"{name}" is also the name of {names[name]}')
+            names.setdefault(name, sec.path)
+            reader = self.reader(sec, readers, used_readers)
+            led = sec.pin("led", None)
+            sec.finish()
+            if reader is not None:
+                seats.append(SeatConfig(name, i, reader, led))
+        return tuple(seats)
+
+    def reader(self, sec: _Section, readers: ReadersConfig,
+               used_readers: dict[tuple[Any, ...], str]) -> Reader | None:
+        raw = sec.raw("reader")
+        key = sec.key("reader")
+        if raw is _MISSING:
+            sec.problem("reader", 'missing: say where its reader is, e.g. '
+                                  'reader = { type = "spi", bus = 0, device = 0 }')
+            return None
+        if not isinstance(raw, dict):
+            sec.problem("reader", f"must be a table like {{ type = \"spi\", bus = 0, "
+                                  f"device = 0 }}, not {_kind(raw)} {_show(raw)}")
+            return None
+        r = _Section(self, raw, key)
+        kind = r.raw("type")
+        reader: Reader | None = None
+        n_problems = len(self.problems)
+        if kind is _MISSING:
+            r.problem("type", 'missing: "spi" (wired to the Pi) or "hub" (on the USB hub)')
+            r.used.update(raw)
+        elif kind == "spi":
+            bus = r.integer("bus", 0, 0, 6)
+            has_dev, has_cs = "device" in raw, "cs_pin" in raw
+            device: int | None = None
+            cs: int | None = None
+            if has_dev and has_cs:
+                r.problem("cs_pin", "give either device (a CE line of the bus) or cs_pin "
+                                    "(a GPIO as chip select), not both")
+            elif has_cs:
+                cs = r.pin("cs_pin", None, optional=False)
+            else:
+                device = r.integer("device", 0, 0, SPI_DEVICES[bus] - 1)
+            if "reset_pin" in raw:
+                reset = r.pin("reset_pin", readers.reset_pin, share="reader reset")
+            else:
+                reset = readers.reset_pin
+                if reset is not None:
+                    self.claim(reset, "readers.reset_pin", share="reader reset",
+                               explicit=self.reset_explicit)
+            r.used.update({"device", "cs_pin", "reset_pin"})
+            reader = SpiReader(bus, device, cs, reset)
+        elif kind == "hub":
+            reader = HubReader(r.integer("channel", 0, 0, HUB_CHANNELS - 1))
+        else:
+            r.problem("type", f'must be "spi" or "hub", not {_show(kind)}')
+        r.finish()
+        if reader is not None and len(self.problems) == n_problems:
+            self.claim_reader(reader, key, used_readers, explicit=True)
+        return reader
+
+    def claim_reader(self, reader: Reader, key: str,
+                     used: dict[tuple[Any, ...], str], *, explicit: bool) -> None:
+        if isinstance(reader, HubReader):
+            ident: tuple[Any, ...] = ("hub", reader.channel)
+        else:
+            self.use_bus(f"spi{reader.bus}", key)
+            if reader.cs_pin is not None:
+                ident = ("cs", reader.cs_pin)
+            else:
+                ident = ("spi", reader.bus, reader.device)
+        if ident in used:
+            self.add(key, f"{reader.describe()} is also the reader of {used[ident]}")
+        else:
+            used[ident] = key
+
+    # ----- the rest of the hardware ----------------------------------------------
+
+    def hub(self, sec: _Section) -> HubConfig:
+        port = sec.text("port", "/dev/cardtable-hub")
+        baud = sec.choice("baud", 115200, (9600, 19200, 38400, 57600, 115200, 230400,
+                                            460800, 921600))
+        usb_id = sec.get("usb_id", HUB_USB_ID, _usb_id_problem)
+        sec.finish()
+        return HubConfig(port=port, baud=baud, usb_id=usb_id.lower())
+
+    def display(self, sec: _Section) -> DisplayConfig:
+        d = DisplayConfig()
+        driver = sec.choice("driver", d.driver, DISPLAY_DRIVERS)
+        interface = sec.choice("interface", d.interface, ("i2c", "spi"))
+        width = sec.integer("width", d.width, 8, 256)
+        height = sec.integer("height", d.height, 8, 256)
+        if (width, height) not in DISPLAY_SIZES[driver] and {"width", "height"} & set(sec.data):
+            sizes = ", ".join(f"{w}x{h}" for w, h in DISPLAY_SIZES[driver])
+            sec.problem("height" if "height" in sec.data else "width",
+                        f"{driver} screens are {sizes}, not {width}x{height}")
+            width, height = d.width, d.height
+        rotate = sec.choice("rotate", d.rotate, (0, 1, 2, 3))
+        contrast = sec.integer("contrast", d.contrast, 0, 255)
+        i2c_port = sec.integer("i2c_port", d.i2c_port, 0, 22)
+        address = sec.integer("i2c_address", d.i2c_address, 0x03, 0x77)
+        spi_port = sec.integer("spi_port", d.spi_port, 0, 6)
+        spi_device = sec.integer("spi_device", d.spi_device, 0, SPI_DEVICES.get(spi_port, 1) - 1)
+        speed = sec.choice("spi_speed_hz", d.spi_speed_hz, DISPLAY_SPI_SPEEDS)
+        on_spi = driver != "none" and interface == "spi"
+        dc = sec.pin("dc_pin", d.dc_pin, optional=False) if on_spi else sec.get(
+            "dc_pin", d.dc_pin, lambda v: _pin_problem(v, False))
+        reset = sec.pin("reset_pin", d.reset_pin) if on_spi else sec.get(
+            "reset_pin", d.reset_pin, lambda v: None if v is False else _pin_problem(v, True))
+        if reset is False:
+            reset = None
+        if driver != "none":
+            if interface == "i2c":
+                if i2c_port == 1:
+                    self.use_bus("i2c1", "display")
+            else:
+                self.use_bus(f"spi{spi_port}", "display")
+                ident = ("spi", spi_port, spi_device)
+                if ident in self.used_readers:
+                    sec.problem("spi_device", f"SPI{spi_port} CE{spi_device} is also the "
+                                              f"reader of {self.used_readers[ident]}")
+        sec.finish()
+        return DisplayConfig(driver=driver, interface=interface, width=width, height=height,
+                             rotate=rotate, contrast=contrast, i2c_port=i2c_port,
+                             i2c_address=address, spi_port=spi_port, spi_device=spi_device,
+                             spi_speed_hz=speed, dc_pin=dc, reset_pin=reset)
+
+    def buttons(self, sec: _Section) -> ButtonsConfig:
+        b = ButtonsConfig()
+        pins = {name: sec.pin(name, getattr(b, name), optional=False)
+                for name in ("ok", "undo", "menu")}
+        hold = sec.get("hold_s", b.hold_s, _hold_problem)
+        bounce = sec.integer("bounce_ms", b.bounce_ms, 0, 500)
+        pull_up = sec.boolean("pull_up", b.pull_up)
+        sec.finish()
+        return ButtonsConfig(ok=pins["ok"] or b.ok, undo=pins["undo"] or b.undo,
+                             menu=pins["menu"] or b.menu, hold_s=float(hold),
+                             bounce_ms=bounce, pull_up=pull_up)
+
+    def leds(self, sec: _Section) -> LedsConfig:
+        status = sec.pin("status", LedsConfig.status)
+        active_high = sec.boolean("active_high", True)
+        sec.finish()
+        return LedsConfig(status=status, active_high=active_high)
+
+    def buzzer(self, sec: _Section) -> BuzzerConfig:
+        pin = sec.pin("pin", BuzzerConfig.pin)
+        kind = sec.choice("kind", "active", BUZZER_KINDS)
+        active_high = sec.boolean("active_high", True)
+        sec.finish()
+        return BuzzerConfig(pin=pin, kind=kind, active_high=active_high)
+
+    # ----- pins against pins and buses ----------------------------------------------
+
+    reset_explicit: bool = False
+    n_seats: int = 0
+
+    def check_pins(self) -> None:
+        bus_of = {pin: bus for bus, pins in BUS_PINS.items() for pin in pins}
+        for pin, claims in sorted(self.pins.items()):
+            bus = bus_of.get(pin)
+            if bus is not None and bus in self.buses:
+                for c in claims:
+                    self.add(c.owner, f"GPIO {pin} belongs to {bus.upper()}, which "
+                                      f"{self.buses[bus]} uses; choose another pin")
+                continue
+            shared = {c.share for c in claims}
+            if len(claims) > 1 and not (len(shared) == 1 and None not in shared):
+                # Report on the keys the file set; the defaults they clash with are named.
+                others = claims
+                blamed = [c for c in claims if c.explicit] or claims[-1:]
+                for c in blamed:
+                    rest = ", ".join(o.owner + ("" if o.explicit else " (default)")
+                                     for o in others if o is not c)
+                    self.add(c.owner, f"GPIO {pin} is also used by {rest}")
+
+
+def _state_dir_problem(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return f"must be a folder path in quotes, not {_kind(value)} {_show(value)}"
+    if not value.startswith("/"):
+        return f'must be an absolute path (starting with "/"), not "{value}"'
+    return None
+
+
+def _game_problem(value: Any) -> str | None:
+    from engine.errors import UnknownGame
+    from engine.games import game_class, game_ids
+
+    try:
+        game_class(value)
+    except UnknownGame:
+        return f"unknown game {_show(value)}; the games are: {', '.join(game_ids())}"
+    return None
+
+
+def _uids_problem(value: Any) -> str | None:
+    if not isinstance(value, list):
+        return f'must be a list of card UIDs, like ["04A1B2C3D4E5F6"], not {_kind(value)}'
+    for uid in value:
+        if not isinstance(uid, str):
+            return f"every UID must be text in quotes, not {_kind(uid)} {_show(uid)}"
+        if len(uid) not in (8, 14, 20) or any(c not in "0123456789abcdefABCDEF" for c in uid):
+            return (f'"{uid}" is not a card UID: 8, 14 or 20 hexadecimal digits '
+                    f"(as `cardtable doctor` shows them)")
+    return None
+
+
+def _usb_id_problem(value: Any) -> str | None:
+    ok = isinstance(value, str) and len(value) == 9 and value[4] == ":" and all(
+        c in "0123456789abcdefABCDEF" for c in value[:4] + value[5:])
+    if ok:
+        return None
+    return f'must be "vvvv:pppp" (hexadecimal USB vendor:product), not {_show(value)}'
+
+
+def _hold_problem(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"must be seconds (a number 0.2..10), not {_kind(value)} {_show(value)}"
+    if not 0.2 <= value <= 10:
+        return f"must be 0.2..10 seconds, not {value}"
+    return None
+
+
+def _like(default: Any) -> Callable[[Any], str | None]:
+    """A check for a TableSettings field read generically: same type as its default."""
+    def check(value: Any) -> str | None:
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
+        elif isinstance(default, int):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif isinstance(default, float):
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+        elif isinstance(default, tuple | list):
+            ok = isinstance(value, list)
+        else:
+            ok = isinstance(value, type(default))
+        return None if ok else f"must be {_kind(default)}, not {_kind(value)} {_show(value)}"
+    return check
+
+
+def iter_pins(config: Config) -> Iterator[tuple[str, int]]:
+    """Every GPIO the configuration drives, with what it is for."""
+    for i, seat in enumerate(config.seats):
+        if seat.led is not None:
+            yield f"LED of seat {seat.name}", seat.led
+        if isinstance(seat.reader, SpiReader) and seat.reader.cs_pin is not None:
+            yield f"chip select of seat {seat.name}'s reader", seat.reader.cs_pin
+        del i
+    for name in ("ok", "undo", "menu"):
+        yield f"{name.upper()} button", getattr(config.buttons, name)
+    if config.leds.status is not None:
+        yield "status LED", config.leds.status
+    if config.buzzer.pin is not None:
+        yield "buzzer", config.buzzer.pin
+
+
+# ----- writing a configuration back ---------------------------------------------------
+
+def _toml_value(value: Any) -> str:
+    if value is None:
+        return "false"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str | Path):
+        return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"cannot write {value!r} as TOML")
+
+
+def _reader_table(reader: Reader) -> dict[str, Any]:
+    if isinstance(reader, HubReader):
+        return {"type": "hub", "channel": reader.channel}
+    out: dict[str, Any] = {"type": "spi", "bus": reader.bus}
+    if reader.cs_pin is not None:
+        out["cs_pin"] = reader.cs_pin
+    else:
+        out["device"] = reader.device
+    out["reset_pin"] = reader.reset_pin
+    return out
+
+
+def dump(config: Config) -> str:
+    """The configuration as TOML with every key written out (defaults
+    filled); `loads(dump(c))` gives `c` back."""
+    lines = [f"state_dir = {_toml_value(config.state_dir)}", "", "[table]"]
+    t = config.table
+    lines.append(f"direction = {_toml_value(config.direction)}")
+    for f in dataclasses.fields(TableSettings):
+        if f.name in ("options", "seat_names", "screen", "has_dealer_reader"):
+            continue
+        value = getattr(t, f.name)
+        value = list(value) if isinstance(value, tuple) else value
+        lines.append(f"{f.name} = {_toml_value(value)}")
+    lines += ["", "[table.options]"]
+    lines += [f"{k} = {_toml_value(v)}" for k, v in t.options.items()]
+    lines += ["", "[readers]", f"spi_speed_hz = {config.readers.spi_speed_hz}",
+              f"reset_pin = {_toml_value(config.readers.reset_pin)}"]
+    for seat in sorted(config.seats, key=lambda s: s.position):
+        lines += ["", "[[seats]]", f"name = {_toml_value(seat.name)}",
+                  f"reader = {_toml_value(_reader_table(seat.reader))}",
+                  f"led = {_toml_value(seat.led)}"]
+    if config.dealer is not None:
+        lines += ["", "[dealer]", f"reader = {_toml_value(_reader_table(config.dealer))}"]
+    for name in ("hub", "display", "buttons", "leds", "buzzer", "gpio"):
+        section = getattr(config, name)
+        lines += ["", f"[{name}]"]
+        for f in dataclasses.fields(section):
+            value = getattr(section, f.name)
+            text = f"0x{value:02X}" if f.name == "i2c_address" else _toml_value(value)
+            lines.append(f"{f.name} = {text}")
+    return "\n".join(lines) + "\n"
+
+
+def summary(config: Config) -> str:
+    """A few lines a person can check against the table in front of them."""
+    t = config.table
+    order = ", ".join(s.name for s in config.seats)
+    lines = [f"game {t.game}, knowledge {t.knowledge}, language {t.language}",
+             f"{len(config.seats)} seats, play goes {config.direction}: {order}"]
+    for seat in config.seats:
+        led = f"LED GPIO{seat.led}" if seat.led is not None else "no LED"
+        lines.append(f"  seat {seat.name}: reader {seat.reader.describe()}, {led}")
+    lines.append("  dealer: " + (f"reader {config.dealer.describe()}" if config.dealer
+                                 else "no reader"))
+    d = config.display
+    if d.driver == "none":
+        lines.append("display: none")
+    elif d.interface == "i2c":
+        lines.append(f"display: {d.driver} {d.width}x{d.height} on I2C-{d.i2c_port} "
+                     f"at 0x{d.i2c_address:02X}, rotate {d.rotate}")
+    else:
+        lines.append(f"display: {d.driver} {d.width}x{d.height} on SPI{d.spi_port} "
+                     f"CE{d.spi_device}, DC GPIO{d.dc_pin}, rotate {d.rotate}")
+    b = config.buttons
+    lines.append(f"buttons: OK GPIO{b.ok}, UNDO GPIO{b.undo}, MENU GPIO{b.menu}, "
+                 f"hold {b.hold_s:g} s")
+    status = f"GPIO{config.leds.status}" if config.leds.status is not None else "none"
+    buzzer = (f"{config.buzzer.kind} on GPIO{config.buzzer.pin}"
+              if config.buzzer.pin is not None else "none")
+    lines.append(f"status LED: {status}; buzzer: {buzzer}")
+    if config.uses_hub():
+        lines.append(f"reader hub: {config.hub.port} (USB id {config.hub.usb_id})")
+    lines.append(f"state kept in {config.state_dir}")
+    return "\n".join(lines)
