@@ -135,6 +135,14 @@ class FilkoCutGame(Game):
                     ) -> MatchState:
         return self.settle(state, deal.team_points(), deal.team_tricks(), servant=servant)
 
+    def check_hand_points(self, points: Sequence[int]) -> list[int]:
+        """Points per team of a whole hand: every card point is won by someone."""
+        out = check_points(self, list(points))
+        if sum(out) != self.total_points:
+            raise BadRequest(f"the points of a hand of {self.id} add up to {self.total_points}, "
+                             f"not {sum(out)}")
+        return out
+
     def _check_state(self, state: MatchState, cls: type) -> None:
         if not isinstance(state, cls):
             raise BadRequest(f"not a {self.id} match state")
@@ -207,7 +215,7 @@ class HungarianFilko(FilkoCutGame):
         assert isinstance(state, FilkoState)
         if extra:
             raise BadRequest(f"unknown fields: {', '.join(sorted(extra))}")
-        points = check_points(self, list(points))
+        points = self.check_hand_points(points)
         if servant is not None:
             servant = check_seat(self, servant, "servant")
         after = (self._settle_romanian(state, points, servant) if self.romanian()
@@ -335,7 +343,7 @@ class FilkoHats(FilkoCutGame):
             raise BadRequest("Filkó with Hats has no Servant")
         if extra:
             raise BadRequest(f"unknown fields: {', '.join(sorted(extra))}")
-        points = check_points(self, list(points))
+        points = self.check_hand_points(points)
         winner = self.hand_winner(points)
         score = list(state.score)
         hatless = state.hatless
