@@ -1,0 +1,270 @@
+"""Referee ops of the Filkó family (`filko`, `filko_hats`, `filko5`, `filko6`).
+
+A hand is run through the game's `HandFlow`, the same object the table
+controller drives, so the referee and the table cannot disagree.
+
+* `new_hand`: as the generic op; `shown` are the cards looked at in the cut
+  (bottom first). Five players: no trump in a fresh hand, the answer names the
+  `old_man` and what he must `call`; `old_man` must be given when `hands` are not.
+* `call` (five players): the Old Man calls a `card` (its suit is trumps), or
+  under Rich and Poor by Overs names a `trump` suit.
+* `play`, `undo`: as the generic ops. Five players: the answer to the play
+  that makes the partnership public carries `teams`; the hand's result too.
+  Four and six players: when a team has just become master for the first time
+  the result names `servant_from` instead of a new state, and `servant` follows.
+* `servant`: the masters' choice of Servant after such a hand.
+* `settle`: as the generic op, plus `servant` (four and six players) or
+  `teams`, `old_man`, `trump` (five players).
+* `view`: what one seat may know of the hand now (five players: the secret
+  partnership stays secret).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import BadRequest, Card, EngineError, Game, IllegalPlay
+from engine.flow import HandFlow
+from engine.games.filko5 import Filko5
+from engine.games.filko_five_deal import Filko5Deal
+from engine.messages import register
+from table.referee.request import Request
+from table.referee.session import Answer, HandSession, Referee
+
+register("filko5_call_first", {
+    "en": "The Old Man (seat {seat}) must call first.",
+    "ro": "Bătrânul (locul {seat}) trebuie să cheme întâi.",
+    "hu": "Először az Öreg (a(z) {seat}. hely) hív.",
+})
+
+
+@dataclass
+class FilkoHand(HandSession):
+    """A hand of the Filkó family: the generic session plus its flow. `deal`
+    is None until the Old Man has called (five players)."""
+
+    flow: HandFlow | None = None
+
+
+def _hands(game: Game, req: Request) -> list[list[Card]] | None:
+    if "hands" not in req:
+        return None
+    raw = req.require("hands")
+    if not isinstance(raw, list):
+        raise BadRequest('"hands" must be a list of hands, one per seat')
+    out = []
+    for i, h in enumerate(raw):
+        if not isinstance(h, list):
+            raise BadRequest(f'"hands"[{i}] must be a list of card codes')
+        out.append([game.pack.parse(c) for c in h])
+    return out
+
+
+def _current(ref: Referee, req: Request | None = None) -> tuple[FilkoHand, HandFlow]:
+    hand = ref.require_hand()
+    if not isinstance(hand, FilkoHand) or hand.flow is None:
+        raise EngineError("no_hand")
+    if req is not None and "game" in req and req.get("game") != hand.game.id:
+        raise BadRequest(f"the hand being played is {hand.game.id}, not {req.get('game')}")
+    return hand, hand.flow
+
+
+# ----- new_hand ----------------------------------------------------------------------
+
+def op_new_hand(ref: Referee, req: Request) -> Answer:
+    game = req.game()
+    state = game.state_from_json(req.require("state"))
+    hands = _hands(game, req)
+    if isinstance(game, Filko5):
+        return _new_hand_five(ref, req, game, state, hands)
+    out: Answer = {"ok": True}
+    if "trump" in req:
+        flow = game.hand_flow(state, hands, req.suit(game, "trump"))
+    elif "shown" in req:
+        shown = req.cards(game, "shown")
+        flow = game.hand_flow(state, hands)
+        cutter = flow.cutter  # type: ignore[attr-defined]
+        for c in shown:
+            flow.card(cutter, c)
+            if flow.deal is not None:
+                break
+        if flow.deal is None:
+            raise BadRequest("every shown card is a permanent trump: show the next card "
+                             "up the cut too")
+        out.update(trump=flow.trump, used=len(flow.shown))
+    else:
+        raise BadRequest('new_hand needs "trump" or "shown"')
+    assert flow.deal is not None
+    ref.hand = FilkoHand(game, flow.deal, state, req.lang, flow=flow)
+    out["leader"] = flow.deal.leader
+    return out
+
+
+def _new_hand_five(ref: Referee, req: Request, game: Filko5, state: Any,
+                   hands: list[list[Card]] | None) -> Answer:
+    old_man = req.seat(game, "old_man") if "old_man" in req else None
+    fresh = state.masters is None
+    if fresh and ("trump" in req or "shown" in req):
+        raise BadRequest('in a fresh hand of five-player Filkó the Old Man names trumps: '
+                         'use the "call" op')
+    if "shown" in req:
+        raise BadRequest("five-player Filkó does not cut for trumps")
+    trump = req.suit(game, "trump") if "trump" in req else None
+    if fresh and hands is None and old_man is None:
+        raise BadRequest('without "hands", say who the Old Man is: "old_man", a seat')
+    flow = game.hand_flow(state, hands, trump, old_man)
+    ref.hand = FilkoHand(game, flow.deal, state, req.lang, flow=flow)  # type: ignore[arg-type]
+    if fresh:
+        return {"ok": True, "old_man": flow.old_man,
+                "call": "card" if game.uses_call else "trump"}
+    assert flow.deal is not None
+    return {"ok": True, "trump": flow.trump, "leader": flow.deal.leader,
+            "teams": list(flow.teams() or ())}
+
+
+# ----- the Old Man's call --------------------------------------------------------------
+
+def op_call(ref: Referee, req: Request) -> Answer:
+    hand, flow = _current(ref, req)
+    game = hand.game
+    if not isinstance(game, Filko5) or not hasattr(flow, "call"):
+        raise BadRequest(f"{game.id} has no call")
+    step = flow.pending()
+    if step.kind != "choose":
+        raise IllegalPlay("not_expected", seat=step.seat, step=step.kind)
+    seat = req.seat(game, "seat") if "seat" in req else step.seat
+    assert seat is not None
+    if game.uses_call:
+        flow.call(seat, card=req.card(game, "card"))
+    else:
+        flow.call(seat, trump=req.suit(game, "trump"))
+    hand.deal = flow.deal  # type: ignore[assignment]
+    assert flow.deal is not None
+    out: Answer = {"ok": True, "trump": flow.trump}
+    called = getattr(flow, "called", None)
+    if called is not None:
+        out["called"] = called.code
+    out["leader"] = flow.deal.leader
+    return out
+
+
+# ----- play, undo, servant -------------------------------------------------------------
+
+def op_play(ref: Referee, req: Request) -> Answer:
+    hand, flow = _current(ref)
+    game = hand.game
+    seat = req.seat(game, "seat")
+    card = req.card(game, "card")
+    if flow.deal is None:
+        step = flow.pending()
+        raise IllegalPlay("filko5_call_first", seat=step.seat)
+    if flow.deal.finished:
+        raise IllegalPlay("hand_over")
+    deal = flow.deal
+    was_public = not isinstance(deal, Filko5Deal) or deal.partner_public()
+    outcome = flow.card(seat, card).outcome
+    assert outcome is not None
+    out: Answer = {"ok": True}
+    if outcome.revoke is not None:
+        r = outcome.revoke
+        out["revoke"] = {"seat": r.seat, "trick": r.trick, "suit": r.suit}
+    if outcome.trick is not None:
+        out["trick"] = {"winner": outcome.trick.winner, "points": outcome.trick.points}
+    if isinstance(deal, Filko5Deal) and not was_public and deal.partner_public():
+        out["teams"] = list(deal.teams() or ())
+    if outcome.hand_over:
+        out["hand"] = _hand_result(hand, flow)
+    return out
+
+
+def _hand_result(hand: FilkoHand, flow: HandFlow) -> Answer:
+    assert flow.deal is not None
+    result: Answer = {"points": flow.deal.team_points()}
+    if isinstance(flow.deal, Filko5Deal):
+        result["teams"] = list(flow.deal.teams() or ())
+    choices = getattr(flow, "servant_choices", lambda: ())()
+    if choices:
+        result["servant_from"] = list(choices)
+        return result
+    hand.state = flow.settled()
+    result["state"] = hand.state.to_json()
+    return result
+
+
+def op_servant(ref: Referee, req: Request) -> Answer:
+    hand, flow = _current(ref, req)
+    step = flow.pending()
+    if step.kind != "choose" or step.prompt != "filko_choose_servant":
+        raise IllegalPlay("not_expected", seat=step.seat, step=step.kind)
+    assert step.seat is not None
+    servant = req.require("servant")
+    if isinstance(servant, bool) or not isinstance(servant, int):
+        raise BadRequest('"servant" must be a seat number')
+    flow.choose(step.seat, str(servant))
+    hand.state = flow.settled()
+    return {"ok": True, "state": hand.state.to_json()}
+
+
+def op_undo(ref: Referee, req: Request) -> Answer:
+    hand, flow = _current(ref)
+    if flow.deal is not None and flow.deal.finished:
+        raise EngineError("hand_over")
+    if not flow._log:
+        raise IllegalPlay("nothing_to_undo")
+    event = flow.undo()
+    action = event.data.get("action")
+    if action == "play":
+        assert event.card is not None
+        return {"ok": True, "seat": event.seat, "card": event.card.code}
+    if action == "call" and flow._log and flow._log[-1][0] == "trump":
+        flow.undo()
+    hand.deal = flow.deal  # type: ignore[assignment]
+    return {"ok": True, "undone": "call" if action in ("call", "trump") else action}
+
+
+# ----- settle and view ------------------------------------------------------------------
+
+def op_settle(ref: Referee, req: Request) -> Answer:
+    game = req.game()
+    state = game.state_from_json(req.require("state"))
+    points = req.require("points")
+    if not isinstance(points, list):
+        raise BadRequest('"points" must be a list of integers, one per team')
+    if isinstance(game, Filko5):
+        teams = req.get("teams")
+        old_man = req.seat(game, "old_man") if req.get("old_man") is not None else None
+        trump = req.suit(game, "trump") if req.get("trump") is not None else None
+        after = game.settle(state, points, teams=teams, old_man=old_man, trump=trump,
+                            servant=req.get("servant"))
+    else:
+        after = game.settle(state, points, servant=req.get("servant"))
+    return {"ok": True, "state": after.to_json()}
+
+
+def op_view(ref: Referee, req: Request) -> Answer:
+    hand, flow = _current(ref, req)
+    seat = req.seat(hand.game, "seat") if req.get("seat") is not None else None
+    view = flow.view(seat)  # type: ignore[attr-defined]
+    step = view.step
+    return {
+        "ok": True, "seat": seat, "hand": [c.code for c in view.hand],
+        "legal": [c.code for c in view.legal], "trump": view.trump,
+        "old_man": view.old_man,
+        "called": view.called.code if view.called is not None else None,
+        "step": {"kind": step.kind, "seat": step.seat},
+        "trick": [[s, c.code] for s, c in view.trick],
+        "seat_points": list(view.seat_points), "teams": list(view.teams),
+        "team_points": list(view.team_points) if view.team_points is not None else None,
+    }
+
+
+OPS = {
+    "new_hand": op_new_hand,
+    "call": op_call,
+    "play": op_play,
+    "undo": op_undo,
+    "servant": op_servant,
+    "settle": op_settle,
+    "view": op_view,
+}
