@@ -1,0 +1,121 @@
+"""Sueca's referee ops (documented with examples in docs/games/sueca.md).
+
+* `settle` also takes `tricks` (to tell a flag from 120 points), `redeal` and
+  `penalty`; its state is `score`, `carry`, `dealer` and `winner`.
+* `new_hand` is the generic one; it also remembers the match state before the
+  hand, so that a denounce after the last card can still change the result.
+* `redeal`: a seat shows a weak hand before the first lead and asks for a new deal.
+* `denounce`: with a `denounce_*` revoke mode, an opponent says a seat revoked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import BadRequest, EngineError, IllegalPlay
+from engine.games.base import check_seat
+from engine.games.sueca import Sueca, SuecaState, hand_points
+from engine.games.sueca_deal import Penalty, SuecaDeal
+from table.referee.request import Request
+from table.referee.session import HandSession, Referee, op_new_hand
+
+Answer = dict[str, Any]
+
+
+def _sueca(game: object) -> Sueca:
+    if not isinstance(game, Sueca):
+        raise BadRequest("this op is for sueca")
+    return game
+
+
+def op_settle(ref: Referee, req: Request) -> Answer:
+    game = _sueca(req.game())
+    state = game.state_from_json(req.require("state"))
+    if req.boolean("redeal"):
+        after = game.settle(state, None, redeal=True)
+        return {"ok": True, "state": after.to_json()}
+    if "penalty" in req:
+        raw = req.get("penalty")
+        if not isinstance(raw, dict) or raw.get("team") not in (0, 1) or isinstance(
+                raw.get("team"), bool):
+            raise BadRequest('"penalty" must be {"team": 0 or 1}, the team that pays')
+        reason = raw.get("reason", "revoke")
+        if reason not in ("revoke", "false_denounce"):
+            raise BadRequest('penalty "reason" must be "revoke" or "false_denounce"')
+        after = game.settle(state, None, penalty=Penalty(raw["team"], reason, -1, -1))
+        return {"ok": True, "state": after.to_json()}
+    points = req.require("points")
+    tricks = req.get("tricks")
+    after = game.settle(state, points, tricks)
+    return {"ok": True, "state": after.to_json()}
+
+
+def op_new_hand_sueca(ref: Referee, req: Request) -> Answer:
+    answer = op_new_hand(ref, req)
+    hand = ref.require_hand()
+    hand.extra["before"] = hand.state
+    return answer
+
+
+def _session(ref: Referee) -> tuple[HandSession, Sueca, SuecaDeal]:
+    hand = ref.require_hand()
+    game = _sueca(hand.game)
+    deal = hand.deal
+    assert isinstance(deal, SuecaDeal)
+    return hand, game, deal
+
+
+def op_redeal(ref: Referee, req: Request) -> Answer:
+    hand, game, deal = _session(ref)
+    seat = req.seat(game, "seat")
+    if deal.finished:
+        raise EngineError("hand_over")
+    if deal.played:
+        raise IllegalPlay("redeal_too_late", seat=seat, family=game.pack.family)
+    limit = game.redeal_limit(seat, deal.leader)
+    if limit is None:
+        raise IllegalPlay("redeal_not_allowed", seat=seat, family=game.pack.family)
+    if deal.hands is not None:
+        if "hand" in req:
+            raise BadRequest('the hands are known: do not send "hand"')
+        cards = deal.hand_of(seat)
+    else:
+        cards = req.cards(game, "hand")
+        if len(cards) != game.hand_size or len(set(cards)) != len(cards):
+            raise BadRequest(f'"hand" must be the seat\'s {game.hand_size} different cards')
+        for other in range(game.players):
+            if other != seat and set(deal.hand_of(other)) & set(cards):
+                raise BadRequest(f"some of those cards are known to be seat {other}'s")
+    points = hand_points(cards)
+    if points > limit:
+        raise IllegalPlay("redeal_refused", seat=seat, points=points, limit=limit,
+                          family=game.pack.family)
+    deal.finished = True
+    result: Answer = {"redeal": seat, "points": points}
+    if hand.state is not None:
+        hand.state = game.settle(hand.state, None, redeal=True)
+        result["state"] = hand.state.to_json()
+    return {"ok": True, "hand": result}
+
+
+def op_denounce(ref: Referee, req: Request) -> Answer:
+    hand, game, deal = _session(ref)
+    seat = req.seat(game, "seat")
+    accused = check_seat(game, req.require("accused"), "accused")
+    if deal.finished and deal.penalty is None and len(deal.tricks) < game.tricks_per_hand:
+        raise EngineError("hand_over")  # a redealt hand
+    penalty = deal.denounce(seat, accused)
+    result: Answer = {"points": deal.team_points()}
+    before = hand.extra.get("before")
+    if isinstance(before, SuecaState):
+        hand.state = game.settle_deal(before, deal)
+        result["state"] = hand.state.to_json()
+    return {"ok": True, "penalty": penalty.to_json(), "hand": result}
+
+
+OPS = {
+    "settle": op_settle,
+    "new_hand": op_new_hand_sueca,
+    "redeal": op_redeal,
+    "denounce": op_denounce,
+}
