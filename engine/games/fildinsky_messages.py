@@ -1,0 +1,59 @@
+"""Fildinsky's own reason codes and screen prompts, in English, Romanian and Hungarian."""
+
+from __future__ import annotations
+
+from engine.messages import register
+
+_TEXTS: dict[str, dict[str, str]] = {
+    "meld_cards_missing": {
+        "en": "Seat {seat} has no unused won cards for {meld}.",
+        "ro": "Locul {seat} nu are cărți câștigate nefolosite pentru {meld}.",
+        "hu": "A(z) {seat}. helynek nincs fel nem használt elvitt lapja ehhez: {meld}.",
+    },
+    "meld_needs_trick_card": {
+        "en": "Seat {seat}: {meld} must contain a card of the trick just won.",
+        "ro": "Locul {seat}: {meld} trebuie să conțină o carte din levata tocmai câștigată.",
+        "hu": "A(z) {seat}. hely: a(z) {meld} bemondásban lennie kell egy lapnak "
+              "az imént elvitt ütésből.",
+    },
+    "too_many_melds": {
+        "en": "Seat {seat} may declare at most two melds after one trick.",
+        "ro": "Locul {seat} poate anunța cel mult două combinații după o levată.",
+        "hu": "A(z) {seat}. hely egy ütés után legfeljebb két bemondást tehet.",
+    },
+    "no_exchange": {
+        "en": "Seat {seat} cannot exchange the Seven of trumps for the turned-up card now.",
+        "ro": "Locul {seat} nu poate schimba acum șaptele de atu cu cartea întoarsă.",
+        "hu": "A(z) {seat}. hely most nem cserélheti az adu hetest a felfordított lapra.",
+    },
+    "not_in_stock": {
+        "en": "The {card_name} cannot be the card drawn from the stock.",
+        "ro": "{card_name_cap} nu poate fi cartea trasă din talon.",
+        "hu": "{card_name_cap} nem lehet a talonból húzott lap.",
+    },
+    "match_over": {
+        "en": "The match is over.",
+        "ro": "Meciul s-a terminat.",
+        "hu": "A játszma véget ért.",
+    },
+    "fildinsky_show_turn_up": {
+        "en": "Show the turned-up card",
+        "ro": "Arătați cartea întoarsă",
+        "hu": "Mutassa a felfordított lapot",
+    },
+    "fildinsky_declare": {
+        "en": "Meld, exchange the Seven, or pass",
+        "ro": "Anunțați, schimbați șaptele sau dați pas",
+        "hu": "Bemondás, hetes csere vagy passz",
+    },
+    "fildinsky_draw": {
+        "en": "Draw from the stock",
+        "ro": "Trageți din talon",
+        "hu": "Húzzon a talonból",
+    },
+}
+
+
+def register_messages() -> None:
+    for key, texts in _TEXTS.items():
+        register(key, texts)
