@@ -1,0 +1,197 @@
+"""The real adapters behind the table's ports, wired from the configuration.
+
+`build_ports(config)` opens the display, LEDs, buzzer, buttons and card
+readers a `table.config.Config` describes and returns them as
+`table.ports.Ports`; `cardtable run --hardware pi` and `cardtable doctor`
+call it. Every hardware library is imported inside a function, so
+`import table.drivers` works on any machine.
+
+A part that cannot be opened raises `HardwareError` naming the part, the
+reason and what to do (the message a person reads when the service fails).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from table.ports import Ports, Post
+
+if TYPE_CHECKING:
+    from table.config import Config
+
+__all__ = ["CombinedReaders", "HardwareError", "MonotonicClock", "build_ports", "close_ports",
+           "make_pin_factory", "open_readers"]
+
+
+class HardwareError(RuntimeError):
+    """A part of the table could not be opened: `part`, then what to do."""
+
+    def __init__(self, part: str, reason: str, hint: str = "") -> None:
+        self.part = part
+        self.reason = reason
+        self.hint = hint or "run `cardtable doctor` to check the wiring and the permissions"
+        super().__init__(f"{part}: {reason} ({self.hint})")
+
+
+class MonotonicClock:
+    """The `Clock` port on `time.monotonic`."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+
+class CombinedReaders:
+    """Several groups of readers (wired straight to the Pi, on the hub) as
+    one `CardReaders` port."""
+
+    def __init__(self, groups: Iterable[Any]) -> None:
+        self.groups = list(groups)
+
+    def start(self, post: Post) -> None:
+        started = []
+        try:
+            for g in self.groups:
+                g.start(post)
+                started.append(g)
+        except Exception:
+            for g in reversed(started):
+                g.stop()
+            raise
+
+    def stop(self) -> None:
+        for g in reversed(self.groups):
+            g.stop()
+
+    def close(self) -> None:
+        for g in reversed(self.groups):
+            close = getattr(g, "close", None)
+            if close is not None:
+                close()
+
+
+PIN_FACTORY_CLASSES: dict[str, str] = {
+    "lgpio": "gpiozero.pins.lgpio:LGPIOFactory",
+    "rpigpio": "gpiozero.pins.rpigpio:RPiGPIOFactory",
+    "pigpio": "gpiozero.pins.pigpio:PiGPIOFactory",
+    "native": "gpiozero.pins.native:NativeFactory",
+}
+
+
+def make_pin_factory(name: str) -> Any:
+    """gpiozero's pin factory by the name `[gpio] pin_factory` gives: "auto"
+    takes gpiozero's preference (lgpio first, which also runs on a Pi 5)."""
+    import importlib
+
+    if name == "mock":
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        return MockFactory(pin_class=MockPWMPin)
+    if name == "auto":
+        from gpiozero import Device
+
+        try:
+            return Device._default_pin_factory()
+        except Exception as exc:  # noqa: BLE001 - gpiozero's BadPinFactory and friends
+            raise HardwareError("GPIO", f"no GPIO library works here ({exc})",
+                                "install the pi extra: pip install 'cardtable[pi]'; "
+                                "on a Pi 5 lgpio is needed") from exc
+    module, cls = PIN_FACTORY_CLASSES[name].split(":")
+    try:
+        return getattr(importlib.import_module(module), cls)()
+    except Exception as exc:  # noqa: BLE001 - import or start-up failure of the library
+        raise HardwareError("GPIO", f"the {name} pin factory does not start ({exc})",
+                            'set [gpio] pin_factory = "auto", or install its library') from exc
+
+
+def open_readers(config: Config, pin_factory: Any) -> Any:
+    """The card readers of every seat and of the dealer, from the readers'
+    drivers (`table.drivers.spi_readers`, `table.drivers.hub_readers`)."""
+    from table.drivers.reader_wiring import open_hub_group, open_spi_group
+
+    groups = []
+    try:
+        spi = open_spi_group(config, pin_factory)
+        if spi is not None:
+            groups.append(spi)
+        hub = open_hub_group(config)
+        if hub is not None:
+            groups.append(hub)
+    except Exception:
+        CombinedReaders(groups).close()
+        raise
+    return CombinedReaders(groups)
+
+
+def _opening(part: str, hint: str, action: Callable[[], Any]) -> Any:
+    try:
+        return action()
+    except HardwareError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - turned into a message a person can act on
+        raise HardwareError(part, f"{type(exc).__name__}: {exc}", hint) from exc
+
+
+def build_ports(config: Config, *, pin_factory: Any = None, readers: Any = None,
+                display: Any = None, clock: Any = None) -> Ports:
+    """The table's real ports, as `config` wires them (see module docstring).
+
+    `pin_factory`, `readers`, `display` and `clock` replace the configured
+    ones (tests use gpiozero's MockFactory, fake readers and a display on a
+    capture interface).
+    What was opened is closed again if a later part fails.
+    """
+    from table.drivers.display import open_display
+    from table.drivers.gpio import GpioButtons, GpioIndicators
+
+    factory = pin_factory if pin_factory is not None else make_pin_factory(
+        config.gpio.pin_factory)
+    clock = clock if clock is not None else MonotonicClock()
+    opened: list[Any] = []
+    d = config.display
+    try:
+        display = display if display is not None else _opening(
+            "the display",
+            "I2C: enable it in /boot/firmware/config.txt (dtparam=i2c_arm=on) and check the "
+            "address with `i2cdetect -y 1`; SPI: dtparam=spi=on" if d.interface == "i2c"
+            else "SPI: enable it in /boot/firmware/config.txt (dtparam=spi=on)",
+            lambda: open_display(d, factory))
+        opened.append(display)
+        indicators = _opening(
+            "the LEDs and buzzer", "check [leds], [buzzer] and the seats' led pins",
+            lambda: GpioIndicators(
+                factory, [s.led for s in config.seats], config.leds.status, config.buzzer.pin,
+                buzzer_kind=config.buzzer.kind, active_high=config.leds.active_high,
+                buzzer_active_high=config.buzzer.active_high))
+        opened.append(indicators)
+        b = config.buttons
+        buttons = _opening(
+            "the buttons", "check [buttons]",
+            lambda: GpioButtons(factory, {"ok": b.ok, "undo": b.undo, "menu": b.menu}, clock,
+                                hold_s=b.hold_s, bounce_ms=b.bounce_ms, pull_up=b.pull_up))
+        opened.append(buttons)
+        if readers is None:
+            readers = _opening("the card readers",
+                               "SPI: dtparam=spi=on and dtoverlay=spi1-3cs in config.txt; "
+                               "hub: is it plugged in?",
+                               lambda: open_readers(config, factory))
+            opened.append(readers)
+    except Exception:
+        for part in reversed(opened):
+            close = getattr(part, "close", None)
+            if close is not None:
+                close()
+        raise
+    return Ports(readers=readers, display=display, indicators=indicators, buttons=buttons,
+                 clock=clock)
+
+
+def close_ports(ports: Ports) -> None:
+    """Stop and release everything `build_ports` opened."""
+    ports.buttons.stop()
+    ports.readers.stop()
+    for part in (ports.readers, ports.buttons, ports.indicators, ports.display):
+        close = getattr(part, "close", None)
+        if close is not None:
+            close()

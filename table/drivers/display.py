@@ -1,0 +1,311 @@
+"""The OLED: luma.oled's SSD1306 and SH1106 on I2C or SPI, sending only the
+part of each frame that changed.
+
+luma's own `display()` always sends the whole frame (1 KiB for 128x64): at
+I2C's 400 kHz that is ~25 ms per update. This adapter keeps a copy of what
+the panel holds (page bytes: each byte is 8 pixels of one column, bit 0 at
+the top) and, for a new frame, sends only the columns of the pages that
+differ, through the luma device's `command`/`data` (so luma's serial
+interfaces, rotation and set-up are used unchanged):
+
+* SSD1306 (horizontal addressing, as luma sets it up): one column/page
+  window per changed rectangle (`0x21 c0 c1 0x22 p0 p1`, then the bytes);
+  changed runs on neighbouring pages are merged into one window when that is
+  cheaper.
+* SH1106 (page addressing only): per changed run, `0xB0|page`, the column
+  (plus the panel's column offset), then the bytes.
+
+Runs closer together than the cost of a new address command are merged. A
+failed write (a loose I2C wire) is logged, and the next frame is sent whole.
+Hardware libraries are imported inside functions only.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+    from table.config import DisplayConfig
+
+log = logging.getLogger(__name__)
+
+#: Byte with its bits in reverse order: PIL packs the top pixel in the high
+#: bit, the panels want it in the low bit.
+_REVERSE = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+
+
+def page_bytes(image: Image) -> bytes:
+    """A mode "1" image (height a multiple of 8) as the panel's page bytes:
+    page 0 columns 0..w-1, then page 1, ... (what luma's full frame sends)."""
+    from PIL import Image as PILImage
+
+    w, h = image.size
+    pages = h // 8
+    raw = image.transpose(PILImage.Transpose.TRANSPOSE).tobytes().translate(_REVERSE)
+    return b"".join(raw[p::pages] for p in range(pages))
+
+
+@dataclass(frozen=True)
+class Window:
+    """Pages p0..p1 and columns c0..c1 (inclusive) of the panel."""
+
+    p0: int
+    p1: int
+    c0: int
+    c1: int
+
+    @property
+    def area(self) -> int:
+        return (self.p1 - self.p0 + 1) * (self.c1 - self.c0 + 1)
+
+
+def changed_runs(old: bytes, new: bytes, width: int, gap: int) -> list[list[tuple[int, int]]]:
+    """Per page, the runs of changed columns (c0, c1), runs less than `gap`
+    apart merged."""
+    pages = len(new) // width
+    out: list[list[tuple[int, int]]] = []
+    for p in range(pages):
+        a = old[p * width:(p + 1) * width]
+        b = new[p * width:(p + 1) * width]
+        runs: list[tuple[int, int]] = []
+        if a != b:
+            x = 0
+            while x < width:
+                if a[x] == b[x]:
+                    x += 1
+                    continue
+                start = x
+                while x < width and a[x] != b[x]:
+                    x += 1
+                if runs and start - runs[-1][1] - 1 < gap:
+                    runs[-1] = (runs[-1][0], x - 1)
+                else:
+                    runs.append((start, x - 1))
+        out.append(runs)
+    return out
+
+
+def plan_windows(runs: Sequence[Sequence[tuple[int, int]]], overhead: int,
+                 merge_pages: bool) -> list[Window]:
+    """Windows covering every changed run. With `merge_pages` (SSD1306), a
+    page's single run joins the window above when the merged window costs no
+    more than sending them apart (`overhead` bytes of commands per window)."""
+    windows: list[Window] = []
+    open_: Window | None = None
+    for p, page_runs in enumerate(runs):
+        if merge_pages and len(page_runs) == 1 and open_ is not None and open_.p1 == p - 1:
+            c0, c1 = page_runs[0]
+            merged = Window(open_.p0, p, min(open_.c0, c0), max(open_.c1, c1))
+            apart = open_.area + (c1 - c0 + 1) + 2 * overhead
+            if merged.area + overhead <= apart:
+                open_ = merged
+                continue
+        if open_ is not None:
+            windows.append(open_)
+            open_ = None
+        if merge_pages and len(page_runs) == 1:
+            open_ = Window(p, p, *page_runs[0])
+        else:
+            windows.extend(Window(p, p, c0, c1) for c0, c1 in page_runs)
+    if open_ is not None:
+        windows.append(open_)
+    return windows
+
+
+class OledDisplay:
+    """The Display port on a luma SSD1306 or SH1106 device (see module doc).
+
+    `device` is the luma device, already set up (luma clears the panel when
+    it is created, so the panel starts black). `bytes_sent` counts every
+    command and data byte this adapter has sent.
+    """
+
+    def __init__(self, device: Any, chip: str, on_close: Any = None) -> None:
+        if chip not in ("ssd1306", "sh1106"):
+            raise ValueError(f"unknown display chip {chip!r}")
+        self.device = device
+        self.chip = chip
+        self._width = int(device._w)
+        self._pages = int(device._h) // 8
+        self._panel: bytes | None = bytes(self._width * self._pages)
+        self._on_close = on_close
+        self.bytes_sent = 0
+        self.frames = 0
+        self.failures = 0
+        self.last_error: str = ""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return tuple(self.device.size)  # type: ignore[return-value]
+
+    @property
+    def healthy(self) -> bool:
+        """False after a write failed, until a frame went through again."""
+        return self._panel is not None
+
+    def show(self, image: Image) -> None:
+        if image.mode != "1":
+            raise ValueError(f'the display takes mode "1" images, not mode "{image.mode}"')
+        if tuple(image.size) != self.size:
+            raise ValueError(f"the display takes {self.size[0]}x{self.size[1]} images, "
+                             f"not {image.size[0]}x{image.size[1]}")
+        new = page_bytes(self.device.preprocess(image))
+        old = self._panel
+        try:
+            if old is None:
+                self._send([Window(0, self._pages - 1, 0, self._width - 1)], new)
+            elif new != old:
+                self._send(self._plan(old, new), new)
+        except Exception as exc:  # noqa: BLE001 - any bus error: resend whole next time
+            self._panel = None
+            self.failures += 1
+            self.last_error = f"{type(exc).__name__}: {exc}"
+            log.warning("display write failed (%s); the next frame is sent whole",
+                        self.last_error)
+            return
+        self._panel = new
+        self.frames += 1
+
+    def _plan(self, old: bytes, new: bytes) -> list[Window]:
+        if self.chip == "ssd1306":
+            runs = changed_runs(old, new, self._width, gap=6)
+            return plan_windows(runs, overhead=6, merge_pages=True)
+        runs = changed_runs(old, new, self._width, gap=3)
+        return plan_windows(runs, overhead=3, merge_pages=False)
+
+    def _send(self, windows: Sequence[Window], new: bytes) -> None:
+        w = self._width
+        for win in windows:
+            data = b"".join(new[p * w + win.c0:p * w + win.c1 + 1]
+                            for p in range(win.p0, win.p1 + 1))
+            if self.chip == "ssd1306":
+                col = getattr(self.device, "_colstart", 0)
+                cmd = (0x21, col + win.c0, col + win.c1, 0x22, win.p0, win.p1)
+                self.device.command(*cmd)
+                self.device.data(list(data))
+                self.bytes_sent += len(cmd) + len(data)
+            else:
+                col = getattr(self.device, "_page_address_offset", 0) + win.c0
+                for p in range(win.p0, win.p1 + 1):
+                    cmd = (0xB0 | p, col & 0x0F, 0x10 | (col >> 4))
+                    row = new[p * w + win.c0:p * w + win.c1 + 1]
+                    self.device.command(*cmd)
+                    self.device.data(list(row))
+                    self.bytes_sent += len(cmd) + len(row)
+
+    def contrast(self, level: int) -> None:
+        self.device.contrast(level)
+
+    def close(self) -> None:
+        """Blank the panel and release the bus (and the D/C and RES pins)."""
+        try:
+            self.device.cleanup()
+        finally:
+            if self._on_close is not None:
+                self._on_close()
+
+
+class NoDisplay:
+    """A table without a screen (`driver = "none"`): keeps the last frame."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self._size = size
+        self.image: Image | None = None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    def show(self, image: Image) -> None:
+        if image.mode != "1" or tuple(image.size) != self._size:
+            raise ValueError(f'the display takes mode "1" {self._size[0]}x{self._size[1]} '
+                             f"images, not mode \"{image.mode}\" {image.size}")
+        self.image = image.copy()
+
+    def close(self) -> None:
+        pass
+
+
+class GpiozeroAsRPiGPIO:
+    """The few RPi.GPIO calls luma's SPI interface makes (D/C and RES
+    lines), done with gpiozero so they work where RPi.GPIO does not (Pi 5:
+    lgpio) and under gpiozero's MockFactory."""
+
+    BCM = 11
+    BOARD = 10
+    OUT = 0
+    IN = 1
+    LOW = 0
+    HIGH = 1
+
+    def __init__(self, pin_factory: Any) -> None:
+        self._factory = pin_factory
+        self._pins: dict[int, Any] = {}
+
+    def setmode(self, mode: int) -> None:
+        pass
+
+    def setwarnings(self, flag: bool) -> None:
+        pass
+
+    def setup(self, pin: int, direction: int, initial: int | None = None) -> None:
+        from gpiozero import DigitalOutputDevice
+
+        if direction != self.OUT:
+            raise ValueError("only outputs are needed by the display")
+        self.cleanup(pin)
+        self._pins[pin] = DigitalOutputDevice(pin, initial_value=bool(initial),
+                                              pin_factory=self._factory)
+
+    def output(self, pin: int, value: int) -> None:
+        self._pins[pin].value = bool(value)
+
+    def cleanup(self, pins: int | Sequence[int] | None = None) -> None:
+        if pins is None:
+            chosen = list(self._pins)
+        elif isinstance(pins, int):
+            chosen = [pins]
+        else:
+            chosen = list(pins)
+        for pin in chosen:
+            dev = self._pins.pop(pin, None)
+            if dev is not None:
+                dev.close()
+
+
+def open_display(config: DisplayConfig, pin_factory: Any = None, *,
+                 serial: Any = None, i2c_bus: Any = None, spi_device: Any = None
+                 ) -> OledDisplay | NoDisplay:
+    """The display the configuration describes.
+
+    `serial` replaces the whole luma serial interface (tests capture the
+    bytes with it); `i2c_bus` (an smbus2-like object) or `spi_device` (a
+    spidev-like object) keep luma's interface but replace the kernel device.
+    """
+    if config.driver == "none":
+        return NoDisplay(config.size)
+    from luma.oled.device import sh1106, ssd1306
+
+    on_close = None
+    if serial is None:
+        if config.interface == "i2c":
+            from luma.core.interface.serial import i2c
+
+            serial = i2c(bus=i2c_bus, port=config.i2c_port, address=config.i2c_address)
+        else:
+            from luma.core.interface.serial import spi
+
+            gpio = GpiozeroAsRPiGPIO(pin_factory)
+            serial = spi(spi=spi_device, gpio=gpio, port=config.spi_port,
+                         device=config.spi_device, bus_speed_hz=config.spi_speed_hz,
+                         gpio_DC=config.dc_pin, gpio_RST=config.reset_pin)
+            on_close = gpio.cleanup
+    cls = ssd1306 if config.driver == "ssd1306" else sh1106
+    device = cls(serial, width=config.width, height=config.height, rotate=config.rotate)
+    device.contrast(config.contrast)
+    return OledDisplay(device, config.driver, on_close=on_close)

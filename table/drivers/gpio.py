@@ -1,0 +1,281 @@
+"""Buttons, LEDs and the buzzer on the Pi's GPIO, through gpiozero.
+
+Every device is given its pin factory explicitly (lgpio on a Pi 5 and on
+any current Raspberry Pi OS, RPi.GPIO where lgpio is missing, gpiozero's
+MockFactory in tests): no hidden default factory.
+
+Buttons post `ButtonPressed` on the controller's queue: a short press when
+the button is released, a long press as soon as it has been held `hold_s`
+(gpiozero's `when_held`), so MENU reacts while still held. Contact bounce is
+filtered twice: gpiozero's `bounce_time` where the pin factory implements
+it, and here, with the table's clock, for a press shorter than the bounce
+time or one that starts within it after a release.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from table.ports import DEALER, ButtonName, ButtonPressed, BuzzPattern, Clock, LedPattern, Post
+
+log = logging.getLogger(__name__)
+
+#: (seconds on, seconds off) of the blinking LED patterns.
+LED_TIMINGS: dict[str, tuple[float, float]] = {"blink": (0.5, 0.5), "fast_blink": (0.1, 0.1)}
+LED_PATTERNS: tuple[str, ...] = ("off", "on", "blink", "fast_blink")
+
+#: Each buzzer pattern as (tone in Hz, milliseconds) steps; tone 0 is silence.
+#: An active buzzer sounds its own tone whenever the step's tone is not 0.
+BUZZ_PATTERNS: dict[str, tuple[tuple[int, int], ...]] = {
+    "ok": ((2000, 60),),
+    "turn": ((2500, 25),),
+    "error": ((440, 120), (0, 60), (440, 120), (0, 60), (440, 120)),
+    "match_end": ((1047, 150), (0, 50), (1319, 150), (0, 50), (1568, 400)),
+}
+
+
+class GpioIndicators:
+    """The `Indicators` port: one LED per seat (None where a seat has none),
+    a status LED and a buzzer ("active" or "passive"), any of them absent.
+
+    `time_scale` shortens the buzzer patterns (tests)."""
+
+    def __init__(self, pin_factory: Any, seat_pins: Sequence[int | None],
+                 status_pin: int | None = None, buzzer_pin: int | None = None, *,
+                 buzzer_kind: str = "active", active_high: bool = True,
+                 buzzer_active_high: bool = True, time_scale: float = 1.0) -> None:
+        from gpiozero import LED, DigitalOutputDevice, PWMOutputDevice
+
+        if buzzer_kind not in ("active", "passive"):
+            raise ValueError(f"buzzer kind must be active or passive, not {buzzer_kind!r}")
+        self.factory = pin_factory
+        self._devices: list[Any] = []
+        try:
+            self.seat_leds: list[Any | None] = []
+            for pin in seat_pins:
+                led = None if pin is None else LED(pin, active_high=active_high,
+                                                   pin_factory=pin_factory)
+                self.seat_leds.append(led)
+                self._devices.append(led)
+            self.status = None if status_pin is None else LED(
+                status_pin, active_high=active_high, pin_factory=pin_factory)
+            self._devices.append(self.status)
+            self.buzzer_kind = buzzer_kind
+            if buzzer_pin is None:
+                self.buzzer = None
+            elif buzzer_kind == "active":
+                self.buzzer = DigitalOutputDevice(buzzer_pin, active_high=buzzer_active_high,
+                                                  pin_factory=pin_factory)
+            else:
+                self.buzzer = PWMOutputDevice(buzzer_pin, active_high=buzzer_active_high,
+                                              frequency=440, pin_factory=pin_factory)
+            self._devices.append(self.buzzer)
+        except Exception:
+            self.close()
+            raise
+        self.time_scale = time_scale
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._player: threading.Thread | None = None
+
+    # ----- LEDs ---------------------------------------------------------------------
+
+    def seat_led(self, seat: int, pattern: LedPattern) -> None:
+        _check_pattern(pattern)
+        if seat == DEALER:
+            return
+        if not 0 <= seat < len(self.seat_leds):
+            raise ValueError(f"there is no seat {seat} (seats 0..{len(self.seat_leds) - 1})")
+        led = self.seat_leds[seat]
+        if led is not None:
+            with self._lock:
+                _drive(led, pattern)
+
+    def status_led(self, pattern: LedPattern) -> None:
+        _check_pattern(pattern)
+        if self.status is not None:
+            with self._lock:
+                _drive(self.status, pattern)
+
+    # ----- buzzer -------------------------------------------------------------------
+
+    def buzz(self, pattern: BuzzPattern) -> None:
+        steps = BUZZ_PATTERNS.get(pattern)
+        if steps is None:
+            raise ValueError(f"unknown buzzer pattern {pattern!r}; the patterns are: "
+                             + ", ".join(BUZZ_PATTERNS))
+        if self.buzzer is None:
+            return
+        with self._lock:
+            self._stop_player()
+            stop = threading.Event()
+            self._stop = stop
+            self._player = threading.Thread(target=self._play, args=(steps, stop),
+                                            name=f"buzz-{pattern}", daemon=True)
+            self._player.start()
+
+    def wait_buzzer(self, timeout: float | None = None) -> bool:
+        """Wait until the pattern playing now has ended (tests, doctor)."""
+        player = self._player
+        if player is not None:
+            player.join(timeout)
+            return not player.is_alive()
+        return True
+
+    def _play(self, steps: Sequence[tuple[int, int]], stop: threading.Event) -> None:
+        buzzer = self.buzzer
+        try:
+            for tone, ms in steps:
+                if stop.is_set():
+                    break
+                self._sound(buzzer, tone)
+                if stop.wait(ms / 1000 * self.time_scale):
+                    break
+        except Exception as exc:  # noqa: BLE001 - a closed device must not kill the table
+            log.warning("buzzer pattern stopped: %s", exc)
+        finally:
+            try:
+                self._sound(buzzer, 0)
+            except Exception:  # noqa: BLE001, S110 - already closed
+                pass
+
+    def _sound(self, buzzer: Any, tone: int) -> None:
+        if tone and self.buzzer_kind == "passive":
+            buzzer.frequency = tone
+            buzzer.value = 0.5
+        elif tone:
+            buzzer.on()
+        else:
+            buzzer.off()
+
+    def _stop_player(self) -> None:
+        self._stop.set()
+        if self._player is not None and self._player is not threading.current_thread():
+            self._player.join(1.0)
+        self._player = None
+
+    def close(self) -> None:
+        if hasattr(self, "_lock"):
+            self._stop_player()
+        for dev in getattr(self, "_devices", []):
+            if dev is not None:
+                dev.close()
+
+
+def _check_pattern(pattern: str) -> None:
+    if pattern not in LED_PATTERNS:
+        raise ValueError(f"unknown LED pattern {pattern!r}; the patterns are: "
+                         + ", ".join(LED_PATTERNS))
+
+
+def _drive(led: Any, pattern: str) -> None:
+    if pattern == "off":
+        led.off()
+    elif pattern == "on":
+        led.on()
+    else:
+        on, off = LED_TIMINGS[pattern]
+        led.blink(on_time=on, off_time=off, background=True)
+
+
+class GpioButtons:
+    """The `Buttons` port: OK, UNDO and MENU on gpiozero `Button`s (see the
+    module docstring for press, long press and bounce)."""
+
+    NAMES: tuple[str, ...] = ("ok", "undo", "menu")
+
+    def __init__(self, pin_factory: Any, pins: Mapping[str, int], clock: Clock, *,
+                 hold_s: float = 1.0, bounce_ms: int = 30, pull_up: bool = True) -> None:
+        from gpiozero import Button
+
+        unknown = set(pins) - set(self.NAMES)
+        if unknown:
+            raise ValueError(f"unknown button {sorted(unknown)[0]!r}: the buttons are "
+                             "ok, undo, menu")
+        self.factory = pin_factory
+        self.clock = clock
+        self.hold_s = hold_s
+        self.bounce_s = bounce_ms / 1000
+        self.pull_up = pull_up
+        self._lock = threading.Lock()
+        self._post: Post | None = None
+        self._pressed_at: dict[str, float] = {}
+        self._released_at: dict[str, float] = {}
+        self._long_sent: set[str] = set()
+        self._ignoring: set[str] = set()
+        self.buttons: dict[str, Any] = {}
+        try:
+            for name, pin in pins.items():
+                b = Button(pin, pull_up=pull_up, bounce_time=self.bounce_s or None,
+                           hold_time=hold_s, pin_factory=pin_factory)
+                b.when_pressed = self._handler(self._pressed, name)
+                b.when_released = self._handler(self._released, name)
+                b.when_held = self._handler(self._held, name)
+                self.buttons[name] = b
+        except Exception:
+            self.close()
+            raise
+
+    @staticmethod
+    def _handler(method: Any, name: str) -> Any:
+        def handle() -> None:
+            method(name)
+        return handle
+
+    def start(self, post: Post) -> None:
+        self._post = post
+
+    def stop(self) -> None:
+        self._post = None
+
+    def _emit(self, name: str, long: bool) -> None:
+        post = self._post
+        if post is not None:
+            button: ButtonName = name  # type: ignore[assignment]
+            post(ButtonPressed(button, long=long))
+
+    def _pressed(self, name: str) -> None:
+        now = self.clock.now()
+        with self._lock:
+            last = self._released_at.get(name)
+            if last is not None and now - last < self.bounce_s:
+                self._ignoring.add(name)       # the contact bouncing after a release
+                return
+            self._ignoring.discard(name)
+            self._pressed_at[name] = now
+            self._long_sent.discard(name)
+
+    def _held(self, name: str) -> None:
+        with self._lock:
+            if name not in self._pressed_at or name in self._long_sent or name in self._ignoring:
+                return
+            self._long_sent.add(name)
+        self._emit(name, True)
+
+    def _released(self, name: str) -> None:
+        now = self.clock.now()
+        with self._lock:
+            if name in self._ignoring:
+                self._ignoring.discard(name)
+                return
+            t0 = self._pressed_at.pop(name, None)
+            self._released_at[name] = now
+            if t0 is None or name in self._long_sent:
+                self._long_sent.discard(name)
+                return
+            held = now - t0
+            if held < self.bounce_s:
+                return                          # a glitch, not a press
+        self._emit(name, held >= self.hold_s)
+
+    def pin(self, name: str) -> Any:
+        """The gpiozero pin behind a button."""
+        return self.buttons[name].pin
+
+    def close(self) -> None:
+        self.stop()
+        for b in self.buttons.values():
+            b.close()
