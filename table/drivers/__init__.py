@@ -89,10 +89,14 @@ def make_pin_factory(name: str) -> Any:
 
         return MockFactory(pin_class=MockPWMPin)
     if name == "auto":
+        import warnings
+
         from gpiozero import Device
 
         try:
-            return Device._default_pin_factory()
+            with warnings.catch_warnings():     # each library tried and missing warns
+                warnings.simplefilter("ignore")
+                return Device._default_pin_factory()
         except Exception as exc:  # noqa: BLE001 - gpiozero's BadPinFactory and friends
             raise HardwareError("GPIO", f"no GPIO library works here ({exc})",
                                 "install the pi extra: pip install 'cardtable[pi]'; "

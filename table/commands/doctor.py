@@ -1,0 +1,82 @@
+"""`cardtable doctor`: check the wiring, permissions, readers, LEDs, buzzer and
+display of a built table, and say what to fix."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "doctor",
+        help="check the table's hardware and say what to fix",
+        description="Checks the configuration, the SPI/I2C/GPIO/hub device nodes and their "
+                    "permissions, each reader's version register, plays the LED, buzzer "
+                    "and display test patterns, and (with --live, the default at a "
+                    "terminal) asks for a card on every seat to test reading and crosstalk. "
+                    "Stop the service first: sudo systemctl stop cardtable.",
+    )
+    p.add_argument("--config", metavar="PATH",
+                   help="configuration file (default $CARDTABLE_CONFIG or "
+                        "/etc/cardtable/config.toml)")
+    p.add_argument("--hardware", choices=("pi", "mock"), default="pi",
+                   help="pi: the real table (default); mock: the fakes, to see what the "
+                        "doctor does")
+    live = p.add_mutually_exclusive_group()
+    live.add_argument("--live", dest="live", action="store_true", default=None,
+                      help="run the read test: put a card on each seat when asked")
+    live.add_argument("--no-live", dest="live", action="store_false",
+                      help="skip the read test")
+    p.add_argument("--wait", type=float, default=20.0, metavar="SECONDS",
+                   help="how long to wait for a card on each seat (default 20)")
+    p.add_argument("--quick", action="store_true",
+                   help="play the LED, buzzer and display patterns ten times faster")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from table.config import ConfigError, load
+    from table.doctor import Doctor, open_parts, summary
+
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        print("\nFix the configuration first (cardtable config check).", file=sys.stderr)
+        return 1
+    live = sys.stdin.isatty() if args.live is None else args.live
+    print(f"cardtable doctor: {config.source or 'built-in defaults'}")
+    if args.hardware == "mock":
+        parts = mock_parts(config)
+    else:
+        parts = open_parts(config)
+    pace = 0.1 if args.quick else 1.0
+    if parts.indicators is not None:
+        parts.indicators.time_scale = pace
+    try:
+        findings = Doctor(config, parts, live=live, wait_s=args.wait,
+                          check_nodes=args.hardware == "pi", pace=pace).run()
+    finally:
+        parts.close()
+    print()
+    print(summary(findings))
+    return 1 if any(f.status == "fail" for f in findings) else 0
+
+
+def mock_parts(config: Any) -> Any:
+    """The doctor's parts on the fakes: gpiozero's MockFactory, a display
+    that keeps its frame, the fake readers (nobody puts cards on them)."""
+    from hw_mocks.readers import FakeCardReaders
+    from table.doctor import DoctorParts
+    from table.drivers import make_pin_factory
+    from table.drivers.display import NoDisplay
+    from table.drivers.gpio import GpioIndicators
+
+    factory = make_pin_factory("mock")
+    return DoctorParts(
+        pin_factory=factory, display=NoDisplay(config.display.size),
+        indicators=GpioIndicators(factory, [s.led for s in config.seats], config.leds.status,
+                                  config.buzzer.pin, buzzer_kind=config.buzzer.kind),
+        readers=FakeCardReaders(len(config.seats), config.dealer is not None))

@@ -1,0 +1,524 @@
+"""`cardtable doctor`: checks a built table and tells a person what to fix.
+
+In order: the configuration; the device nodes (SPI, I2C, GPIO, the reader
+hub) and whether this user may open them; each directly wired reader's
+VersionReg (0x91/0x92 for a genuine MFRC522); the LEDs, buzzer and display
+test patterns (a person watches and listens); and a live read test, seat by
+seat, that also shows a card seen by two seats at once (crosstalk). Every
+finding is printed as it comes, then a summary of what to do.
+
+Everything the doctor touches is passed in (`DoctorParts`, `System`,
+`sleep`, the SPI opener), so tests run it on gpiozero's MockFactory, the
+luma capture display, fake readers and a fake /dev tree.
+"""
+
+from __future__ import annotations
+
+import grp
+import os
+import queue
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from table.config import Config, HubReader, SpiReader
+from table.ports import DEALER, CardArrived, CardLeft, ReaderBack, ReaderOffline
+
+Status = Literal["ok", "warn", "fail", "info"]
+CONFIG_TXT = "/boot/firmware/config.txt"
+
+#: MFRC522 VersionReg (0x37) values.
+VERSIONS: dict[int, tuple[Status, str]] = {
+    0x91: ("ok", "MFRC522 version 1.0"),
+    0x92: ("ok", "MFRC522 version 2.0"),
+    0x88: ("ok", "FM17522 (a compatible clone)"),
+    0x12: ("warn", "a counterfeit MFRC522 (0x12): it usually works but reads less far"),
+    0xB2: ("ok", "FM17550 (a compatible clone)"),
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    status: Status
+    topic: str
+    text: str
+    fix: str = ""
+
+
+@dataclass
+class Node:
+    path: str
+    exists: bool
+    readable: bool = False
+    writable: bool = False
+    group: str = ""
+
+
+class System:
+    """The machine as the doctor sees it. `root` prefixes every path (tests
+    build a fake /dev and /sys under a temporary folder)."""
+
+    def __init__(self, root: str | os.PathLike[str] = "/") -> None:
+        self.root = Path(root)
+
+    def _p(self, path: str) -> Path:
+        return self.root / path.lstrip("/")
+
+    def node(self, path: str) -> Node:
+        p = self._p(path)
+        try:
+            st = p.stat()
+        except OSError:
+            return Node(path, False)
+        try:
+            group = grp.getgrgid(st.st_gid).gr_name
+        except KeyError:
+            group = str(st.st_gid)
+        return Node(path, True, os.access(p, os.R_OK), os.access(p, os.W_OK), group)
+
+    def usb_ids(self) -> set[str]:
+        """"vvvv:pppp" of every USB device plugged in."""
+        out = set()
+        for dev in self._p("/sys/bus/usb/devices").glob("*"):
+            try:
+                vid = (dev / "idVendor").read_text().strip().lower()
+                pid = (dev / "idProduct").read_text().strip().lower()
+            except OSError:
+                continue
+            out.add(f"{vid}:{pid}")
+        return out
+
+    def user(self) -> str:
+        import pwd
+
+        try:
+            return pwd.getpwuid(os.getuid()).pw_name
+        except KeyError:
+            return str(os.getuid())
+
+
+@dataclass
+class DoctorParts:
+    """The hardware the doctor exercises; any part may be missing (None),
+    with `errors[part]` saying why it could not be opened."""
+
+    pin_factory: Any = None
+    display: Any = None
+    indicators: Any = None
+    readers: Any = None
+    spi_open: Callable[[int, int], Any] | None = None
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def close(self) -> None:
+        for part in (self.readers, self.indicators, self.display):
+            close = getattr(part, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # noqa: BLE001, S110 - closing after a failed check
+                    pass
+
+
+def open_parts(config: Config, pin_factory: Any = None) -> DoctorParts:
+    """Open each part of the real table on its own, so one that fails does
+    not stop the others being checked."""
+    from table.drivers import HardwareError, make_pin_factory, open_readers
+    from table.drivers.display import open_display
+    from table.drivers.gpio import GpioIndicators
+
+    parts = DoctorParts(spi_open=_spidev_open)
+    try:
+        parts.pin_factory = pin_factory or make_pin_factory(config.gpio.pin_factory)
+    except HardwareError as exc:
+        parts.errors["gpio"] = exc.reason
+        return parts
+    try:
+        parts.display = open_display(config.display, parts.pin_factory)
+    except Exception as exc:  # noqa: BLE001 - reported as a finding
+        parts.errors["display"] = f"{type(exc).__name__}: {exc}"
+    try:
+        parts.indicators = GpioIndicators(
+            parts.pin_factory, [s.led for s in config.seats], config.leds.status,
+            config.buzzer.pin, buzzer_kind=config.buzzer.kind,
+            active_high=config.leds.active_high, buzzer_active_high=config.buzzer.active_high)
+    except Exception as exc:  # noqa: BLE001
+        parts.errors["indicators"] = f"{type(exc).__name__}: {exc}"
+    try:
+        parts.readers = open_readers(config, parts.pin_factory)
+    except Exception as exc:  # noqa: BLE001
+        parts.errors["readers"] = str(exc)
+    return parts
+
+
+def _spidev_open(bus: int, device: int) -> Any:
+    import spidev
+
+    spi = spidev.SpiDev()
+    spi.open(bus, device)
+    spi.max_speed_hz = 1_000_000
+    spi.mode = 0
+    return spi
+
+
+def place_name(config: Config, place: int) -> str:
+    return "the dealer's reader" if place == DEALER else f"seat {config.seats[place].name}"
+
+
+class Doctor:
+    """Runs the checks (see module docstring); `run()` returns the findings."""
+
+    def __init__(self, config: Config, parts: DoctorParts, *, system: System | None = None,
+                 out: Callable[[str], None] = print, sleep: Callable[[float], None] = time.sleep,
+                 live: bool = True, wait_s: float = 20.0, settle_s: float = 0.8,
+                 check_nodes: bool = True, pace: float = 1.0) -> None:
+        self.config = config
+        self.parts = parts
+        self.system = system or System()
+        self.out = out
+        self.sleep = lambda seconds: sleep(seconds * pace)
+        self.live = live
+        self.wait_s = wait_s
+        self.settle_s = settle_s
+        self.check_nodes = check_nodes
+        self.findings: list[Finding] = []
+
+    def add(self, status: Status, topic: str, text: str, fix: str = "") -> None:
+        f = Finding(status, topic, text, fix)
+        self.findings.append(f)
+        self.out(format_finding(f))
+
+    def run(self) -> list[Finding]:
+        c = self.config
+        where = str(c.source) if c.source else "built-in defaults (no configuration file)"
+        self.add("ok", "config", f"{where}: {len(c.seats)} seats "
+                 f"({', '.join(s.name for s in c.seats)}, play {c.direction}), "
+                 f"dealer's reader: {'yes' if c.dealer else 'no'}")
+        if self.check_nodes:
+            self.nodes()
+        else:
+            self.add("info", "devices", "device nodes not checked (mock hardware)")
+        self.reader_versions()
+        self.patterns()
+        if self.live:
+            self.live_reads()
+        else:
+            self.add("info", "read test", "live read test skipped (run `cardtable doctor "
+                     "--live` at the table to put a card on every seat)")
+        return self.findings
+
+    # ----- device nodes -------------------------------------------------------------
+
+    def _node(self, topic: str, path: str, missing_fix: str, group_hint: str) -> bool:
+        node = self.system.node(path)
+        if not node.exists:
+            self.add("fail", topic, f"{path} is missing", missing_fix)
+            return False
+        if not (node.readable and node.writable):
+            group = node.group or group_hint
+            user = self.system.user()
+            self.add("fail", topic, f"{path} exists but {user} may not open it "
+                     f"(group {group})",
+                     f"sudo usermod -aG {group} {user}, then log out and in again "
+                     "(the service's user gets it from systemd/install.sh)")
+            return False
+        self.add("ok", topic, f"{path} is there and can be opened")
+        return True
+
+    def spi_nodes(self) -> dict[int, dict[int, str]]:
+        """Per SPI bus, the device numbers needed and who needs each."""
+        out: dict[int, dict[int, str]] = {}
+        for place, r in self.config.readers_by_place().items():
+            if isinstance(r, SpiReader):
+                dev = r.device if r.device is not None else 0
+                out.setdefault(r.bus, {}).setdefault(dev, place_name(self.config, place))
+        d = self.config.display
+        if d.driver != "none" and d.interface == "spi":
+            out.setdefault(d.spi_port, {}).setdefault(d.spi_device, "the display")
+        return {bus: dict(sorted(devs.items())) for bus, devs in sorted(out.items())}
+
+    def nodes(self) -> None:
+        for bus, devs in self.spi_nodes().items():
+            enable = ("dtparam=spi=on" if bus == 0 else
+                      "dtoverlay=spi1-3cs" if bus == 1 else f"dtoverlay=spi{bus}-2cs")
+            paths = {dev: f"/dev/spidev{bus}.{dev}" for dev in devs}
+            if not any(self.system.node(p).exists for p in paths.values()):
+                self.add("fail", f"SPI{bus}", f"SPI{bus} is off: {', '.join(paths.values())} "
+                         f"missing ({', '.join(devs.values())})",
+                         f"add {enable} to {CONFIG_TXT} and reboot")
+                continue
+            for dev, path in paths.items():
+                self._node(f"SPI{bus}", path, f"{devs[dev]} needs it: SPI{bus} has fewer chip "
+                           f"selects; use {enable} in {CONFIG_TXT}", "spi")
+        d = self.config.display
+        if d.driver != "none" and d.interface == "i2c":
+            self._node(f"I2C-{d.i2c_port}", f"/dev/i2c-{d.i2c_port}",
+                       f"add dtparam=i2c_arm=on to {CONFIG_TXT} and reboot", "i2c")
+        self._node("GPIO", "/dev/gpiochip0",
+                   "this does not look like a Raspberry Pi (no /dev/gpiochip0)", "gpio")
+        if self.config.uses_hub():
+            hub = self.config.hub
+            if not self.system.node(hub.port).exists:
+                plugged = hub.usb_id in self.system.usb_ids()
+                if plugged:
+                    self.add("fail", "hub", f"the hub ({hub.usb_id}) is plugged in but "
+                             f"{hub.port} is missing",
+                             "install the udev rule: sudo systemd/install.sh (or copy "
+                             "systemd/99-cardtable-hub.rules to /etc/udev/rules.d and run "
+                             "sudo udevadm trigger)")
+                else:
+                    self.add("fail", "hub", f"no reader hub ({hub.usb_id}) is plugged in",
+                             "plug the hub into a USB port of the Pi (a data cable, not a "
+                             "charging-only one)")
+            else:
+                self._node("hub", hub.port, "", "dialout")
+
+    # ----- readers' version register ----------------------------------------------------
+
+    def reader_versions(self) -> None:
+        places = self.config.readers_by_place()
+        spi = {p: r for p, r in places.items() if isinstance(r, SpiReader)}
+        for place, r in places.items():
+            if isinstance(r, HubReader):
+                self.add("info", place_name(self.config, place),
+                         f"on {r.describe()}: checked by the live read test")
+        if not spi:
+            return
+        if self.parts.spi_open is None or self.parts.pin_factory is None:
+            self.add("info", "readers", "version registers not read (no SPI here)")
+            return
+        from gpiozero import DigitalOutputDevice
+
+        held: dict[int, Any] = {}
+        try:
+            for r in spi.values():       # RST high (chip running), GPIO chip selects idle high
+                for pin in (r.reset_pin, r.cs_pin):
+                    if pin is not None and pin not in held:
+                        held[pin] = DigitalOutputDevice(pin, initial_value=True,
+                                                        pin_factory=self.parts.pin_factory)
+            self.sleep(0.05)
+            for place, r in spi.items():
+                self._version(place, r, held.get(r.cs_pin) if r.cs_pin is not None else None)
+        except Exception as exc:  # noqa: BLE001 - e.g. a pin the readers' driver holds
+            self.add("fail", "readers", f"cannot drive the readers' pins: {exc}",
+                     "stop the service first: sudo systemctl stop cardtable")
+        finally:
+            for dev in held.values():
+                dev.close()
+
+    def _version(self, place: int, r: SpiReader, cs: Any) -> None:
+        topic = place_name(self.config, place)
+        assert self.parts.spi_open is not None
+        try:
+            spi = self.parts.spi_open(r.bus, r.device if r.device is not None else 0)
+        except OSError as exc:
+            self.add("fail", topic, f"{r.describe()}: cannot open the SPI device ({exc})",
+                     "see the SPI lines above")
+            return
+        try:
+            if cs is not None:
+                spi.no_cs = True
+                cs.off()
+            value = spi.xfer2([0x80 | (0x37 << 1), 0x00])[1]
+        finally:
+            if cs is not None:
+                cs.on()
+            spi.close()
+        known = VERSIONS.get(value)
+        if known is not None:
+            self.add(known[0], topic, f"{r.describe()}: {known[1]} (VersionReg 0x{value:02X})")
+        elif value in (0x00, 0xFF):
+            self.add("fail", topic, f"{r.describe()}: no answer (VersionReg reads "
+                     f"0x{value:02X})",
+                     "check this reader's wires: 3.3 V (never 5 V), GND, SCK, MOSI, MISO, "
+                     "its chip select (SDA on the board) and RST")
+        else:
+            self.add("warn", topic, f"{r.describe()}: unknown chip (VersionReg 0x{value:02X})",
+                     "it may not be an MFRC522; check the reader board")
+
+    # ----- LEDs, buzzer, display --------------------------------------------------------
+
+    def patterns(self) -> None:
+        p = self.parts
+        for part, topic in (("display", "display"), ("indicators", "LEDs/buzzer"),
+                            ("gpio", "GPIO")):
+            if part in p.errors:
+                self.add("fail", topic, f"cannot be opened: {p.errors[part]}",
+                         _open_fix(part, self.config))
+        if p.indicators is not None:
+            self.out("  Watch the table: each seat's LED lights in turn, then the status "
+                     "LED blinks, then the buzzer plays its four sounds.")
+            for i, seat in enumerate(self.config.seats):
+                if seat.led is None:
+                    continue
+                p.indicators.seat_led(i, "on")
+                self.sleep(0.5)
+                p.indicators.seat_led(i, "off")
+            if self.config.leds.status is not None:
+                p.indicators.status_led("fast_blink")
+                self.sleep(1.0)
+                p.indicators.status_led("off")
+            if self.config.buzzer.pin is not None:
+                for pattern in ("ok", "turn", "error", "match_end"):
+                    p.indicators.buzz(pattern)
+                    p.indicators.wait_buzzer(3.0)
+                    self.sleep(0.3)
+            lit = [s.name for s in self.config.seats if s.led is not None]
+            self.add("ok", "LEDs/buzzer",
+                     f"test pattern played: seat LEDs {', '.join(lit) or 'none'}; "
+                     f"status LED {'yes' if self.config.leds.status is not None else 'none'}; "
+                     f"buzzer {'yes' if self.config.buzzer.pin is not None else 'none'}",
+                     "an LED that stayed dark: check its pin, its resistor and which leg is "
+                     "which (the long leg to the GPIO side)")
+        if p.display is not None:
+            self.display_pattern()
+
+    def display_pattern(self) -> None:
+        d = self.parts.display
+        for image in pattern_frames(d.size, self.config):
+            d.show(image)
+            self.sleep(1.0)
+        if getattr(d, "healthy", True):
+            self.add("ok", "display", f"test pattern sent ({d.size[0]}x{d.size[1]}): a frame, "
+                     "a checkerboard, then the seat names",
+                     "nothing on the screen? check VCC/GND, and the address with "
+                     "`i2cdetect -y 1`")
+        else:
+            self.add("fail", "display", f"writing failed: {getattr(d, 'last_error', '')}",
+                     "check SDA/SCL (or the SPI wires), power, and [display] i2c_address: "
+                     "`i2cdetect -y 1` shows the address the screen answers at")
+
+    # ----- live reads ---------------------------------------------------------------------
+
+    def live_reads(self) -> None:
+        readers = self.parts.readers
+        if readers is None:
+            self.add("fail", "read test", "the readers could not be opened: "
+                     + self.parts.errors.get("readers", "unknown reason"),
+                     "fix the lines above, then run the doctor again")
+            return
+        events: queue.Queue[Any] = queue.Queue()
+        readers.start(events.put)
+        places = list(range(len(self.config.seats))) + (
+            [DEALER] if self.config.dealer is not None else [])
+        try:
+            for place in places:
+                self._read_one(place, events)
+        finally:
+            readers.stop()
+
+    def _collect(self, events: queue.Queue[Any], until: float) -> Iterator[Any]:
+        while True:
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                yield events.get(timeout=min(left, 0.1))
+            except queue.Empty:
+                continue
+
+    def _read_one(self, place: int, events: queue.Queue[Any]) -> None:
+        name = place_name(self.config, place)
+        reader = self.config.readers_by_place()[place]
+        self.out(f"  Put one card on {name} ({reader.describe()}) and leave it there...")
+        first: CardArrived | None = None
+        offline: dict[int, str] = {}
+        for ev in self._collect(events, time.monotonic() + self.wait_s):
+            if isinstance(ev, CardArrived):
+                first = ev
+                break
+            if isinstance(ev, ReaderOffline):
+                offline[ev.seat] = ev.detail
+        if first is None:
+            for p, detail in offline.items():
+                self.add("fail", place_name(self.config, p),
+                         f"reader offline{': ' + detail if detail else ''}",
+                         "check its wires and power")
+            self.add("fail", name, f"read nothing in {self.wait_s:g} s",
+                     "check the reader's wires, and that the card has a sticker (a card the "
+                     "table knows reads on any reader)")
+            return
+        seen = {first.seat}
+        for ev in self._collect(events, time.monotonic() + self.settle_s):
+            if isinstance(ev, CardArrived) and ev.uid == first.uid:
+                seen.add(ev.seat)
+        others = sorted((p for p in seen if p != place), key=lambda p: (p == DEALER, p))
+        other_names = ", ".join(place_name(self.config, p) for p in others)
+        if place not in seen:
+            self.add("fail", name, f"the card put here (UID {first.uid}) was read by "
+                     f"{other_names} instead",
+                     "the readers are swapped: fix the wiring or the readers in the "
+                     "configuration")
+        elif others:
+            self.add("warn", name, f"reads UID {first.uid}, but {other_names} saw the same "
+                     "card (crosstalk)",
+                     "move the readers further apart (at least 20 cm between antenna "
+                     "centres), or lower the card's reading distance; see docs/hardware.md")
+        else:
+            self.add("ok", name, f"reads UID {first.uid}, and no other reader saw it")
+        self.out("  Now take the card away.")
+        for ev in self._collect(events, time.monotonic() + self.wait_s):
+            if isinstance(ev, CardLeft) and ev.uid == first.uid and ev.seat == first.seat:
+                break
+            if isinstance(ev, ReaderBack):
+                continue
+
+
+def _open_fix(part: str, config: Config) -> str:
+    if part == "display":
+        if config.display.interface == "i2c":
+            return (f"enable I2C (dtparam=i2c_arm=on in {CONFIG_TXT}) and check "
+                    "[display] i2c_port and i2c_address")
+        return f"enable SPI (dtparam=spi=on in {CONFIG_TXT}) and check [display]"
+    if part == "gpio":
+        return "install the pi extra (pip install 'cardtable[pi]'): gpiozero and lgpio"
+    return "another program may hold these pins: sudo systemctl stop cardtable"
+
+
+def pattern_frames(size: tuple[int, int], config: Config) -> list[Any]:
+    """A border with the size written in it, a checkerboard (every pixel
+    toggles), and the seat names, as mode "1" images."""
+    from PIL import Image, ImageDraw
+
+    w, h = size
+    frame = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(frame)
+    draw.rectangle((0, 0, w - 1, h - 1), outline=1)
+    draw.text((4, 4), "cardtable", fill=1)
+    draw.text((4, 16), f"doctor {w}x{h}", fill=1)
+    checker = Image.new("1", size, 0)
+    px = checker.load()
+    for y in range(h):
+        for x in range(w):
+            px[x, y] = 1 if (x // 8 + y // 8) % 2 == 0 else 0
+    names = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(names)
+    for i, seat in enumerate(config.seats):
+        draw.text((4 + (i % 2) * (w // 2), 2 + (i // 2) * 12), f"{i}: {seat.name}", fill=1)
+    return [frame, checker, names]
+
+
+MARK: dict[str, str] = {"ok": "OK  ", "warn": "WARN", "fail": "FAIL", "info": "--  "}
+
+
+def format_finding(f: Finding) -> str:
+    line = f"{MARK[f.status]}  {f.topic}: {f.text}"
+    if f.fix and f.status in ("warn", "fail"):
+        line += f"\n      -> {f.fix}"
+    return line
+
+
+def summary(findings: list[Finding]) -> str:
+    fails = [f for f in findings if f.status == "fail"]
+    warns = [f for f in findings if f.status == "warn"]
+    if not fails and not warns:
+        return "All checks passed: the table is ready (sudo systemctl start cardtable)."
+    lines = [f"{len(fails)} problem{'s' if len(fails) != 1 else ''}, "
+             f"{len(warns)} warning{'s' if len(warns) != 1 else ''}. What to do, in order "
+             "(later problems often go away with the first):"]
+    for n, f in enumerate(fails + warns, 1):
+        lines.append(f"  {n}. {f.topic}: {f.text}")
+        if f.fix:
+            lines.append(f"     {f.fix}")
+    return "\n".join(lines)
