@@ -149,13 +149,31 @@ class SpiDev:
         self.mode = 0
         self.bits_per_word = 8
         self.max_speed_hz = 125_000_000
-        self.no_cs = False
+        self._no_cs_unopened = False
         self.cshigh = False
         self.lsbfirst = False
         self.threewire = False
         self.loop = False
         if bus is not None and device is not None:
             self.open(bus, device)
+
+    @property
+    def no_cs(self) -> bool:
+        """SPI_NO_CS: like the kernel's mode bits, it belongs to the spi device,
+        so every handle open on /dev/spidevB.D shares it."""
+        if self.bus < 0:
+            return self._no_cs_unopened
+        return (self.bus, self.device) in _board().spi_no_cs
+
+    @no_cs.setter
+    def no_cs(self, value: bool) -> None:
+        if self.bus < 0:
+            self._no_cs_unopened = bool(value)
+            return
+        if value:
+            _board().spi_no_cs.add((self.bus, self.device))
+        else:
+            _board().spi_no_cs.discard((self.bus, self.device))
 
     def open(self, bus: int, device: int) -> None:
         if (bus, device) not in _board().spi_devices:

@@ -94,6 +94,7 @@ class Board:
                  spi_devices: Iterable[tuple[int, int]] = DEFAULT_SPI_DEVICES) -> None:
         self.clock = clock or VirtualClock()
         self.spi_devices = set(spi_devices)
+        self.spi_no_cs: set[tuple[int, int]] = set()
         self.gpio = GpioBank()
         self.readers: list[Mfrc522] = []
         self.wiring: dict[int, Wiring] = {}
