@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import Card
 from engine.errors import BadRequest, IllegalPlay
 from engine.flow import FlowEvent, HandFlow, HandResult, Step
+from engine.games.filko_common import packet_layout
 from engine.games.filko_five_deal import Filko5Deal
 from engine.games.filko_flow import SeatView, own_cards, public_play
 from engine.messages import register
@@ -139,6 +140,16 @@ class Filko5Flow(HandFlow):
         return SeatView(seat, self.pending(), self.dealer, self.trump, (), hand, legal,
                         teams=teams, team_points=team_points, old_man=self.old_man,
                         called=self.called, **public_play(self.deal, n))
+
+    # ----- dealing at the table ---------------------------------------------------
+
+    def deal_order(self) -> tuple[int, ...]:
+        """Two packets of 3 each from the player after the dealer."""
+        return tuple(packet_layout(self.game.players, self.dealer, self.game.packets))
+
+    def after_deal(self, dealt: Sequence[tuple[int, Card]]) -> list[FlowEvent]:
+        """Nothing to show: with the hands read, the Old Man is known already."""
+        return []
 
     # ----- actions ---------------------------------------------------------------
 

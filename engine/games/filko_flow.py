@@ -17,6 +17,7 @@ from engine.cards import Card
 from engine.deal import Deal, Trick
 from engine.errors import BadRequest, IllegalPlay
 from engine.flow import FlowEvent, HandFlow, Step
+from engine.games.filko_common import packet_layout
 
 if TYPE_CHECKING:
     from engine.games.base import Game, MatchState
@@ -150,6 +151,24 @@ class FilkoFlow(HandFlow):
         return SeatView(seat, self.pending(), self.dealer, self.trump, tuple(self.shown), hand,
                         legal, teams=tuple(self.game.team_of(s) for s in range(n)),
                         team_points=team_points, **public_play(self.deal, n))
+
+    # ----- dealing at the table ---------------------------------------------------
+
+    def deal_order(self) -> tuple[int, ...]:
+        """Packets of 4+4 (3+2 for six players) from the player after the dealer."""
+        return tuple(packet_layout(self.game.players, self.dealer, self.game.packets))
+
+    def after_deal(self, dealt: Sequence[tuple[int, Card]]) -> list[FlowEvent]:
+        """A table that read the deal knows the cut: the cards looked at are
+        the last ones dealt, the very last first. Show them for the cutter
+        until trumps are fixed."""
+        events: list[FlowEvent] = []
+        for _seat, c in reversed(dealt):
+            step = self.pending()
+            if step.kind != "show":
+                break
+            events.append(self.card(self.cutter, c))
+        return events
 
     # ----- actions ---------------------------------------------------------------
 

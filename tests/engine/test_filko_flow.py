@@ -169,3 +169,33 @@ def test_a_seat_sees_its_own_cards_and_legal_plays_only():
     assert public.shown == (card("9h"),) and public.team_points == (0, 0)
     flow.card(1, card("Ah"))
     assert flow.view(None).trick == ((1, card("Ah")),)
+
+
+@pytest.mark.parametrize("gid, dealer", [("filko", 2), ("filko6", 4), ("filko_hats", 0)])
+def test_a_table_that_reads_the_deal_knows_the_cut(gid, dealer):
+    game = get_game(gid)
+    flow = game.hand_flow(game.state_from_json({"status": "even", "dealer": dealer}
+                                               if gid != "filko_hats" else {"dealer": dealer}))
+    order = flow.deal_order()
+    packet = 4 if game.players == 4 else 3
+    # The first packet goes to the player after the dealer, the last to the dealer.
+    assert order[:packet] == ((dealer + 1) % game.players,) * packet
+    assert order[-1] == dealer and len(order) == game.pack.size
+    for seed in range(20):
+        dealt = game.deal(random.Random(seed), dealer)
+        received = [list(h) for h in dealt.hands]
+        sequence = [(seat, received[seat].pop(0)) for seat in order]
+        table = game.hand_flow(game.state_from_json(
+            {"status": "even", "dealer": dealer} if gid != "filko_hats" else {"dealer": dealer}),
+            dealt.hands)
+        events = table.after_deal(sequence)
+        assert table.trump == dealt.trump and tuple(table.shown) == dealt.shown
+        assert events[-1].kind == "trump" and table.pending().kind == "play"
+
+
+def test_five_player_deal_order_is_two_packets_of_three():
+    game = get_game("filko5")
+    flow = game.hand_flow(game.state_from_json({"status": "even", "dealer": 4}), None)
+    assert flow.deal_order()[:4] == (0, 0, 0, 1)
+    assert flow.deal_order()[-3:] == (4, 4, 4)
+    assert flow.after_deal([]) == []
