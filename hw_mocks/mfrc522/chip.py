@@ -100,7 +100,7 @@ class Mfrc522:
         self._gen = 0
         self._timer_gen = 0
         self._field = False
-        self._power_on(0.0)
+        self._power_on(clock.now() - STARTUP_S)  # powered long before anyone looks
 
     # ----- lifecycle ------------------------------------------------------------
 
