@@ -109,6 +109,9 @@ class DoctorParts:
     indicators: Any = None
     readers: Any = None
     spi_open: Callable[[int, int], Any] | None = None
+    #: Opens the readers when they are needed (after the version registers
+    #: are read, so the doctor and the readers' driver never hold the same pins).
+    open_readers: Callable[[], Any] | None = None
     errors: dict[str, str] = field(default_factory=dict)
 
     def close(self) -> None:
@@ -145,10 +148,8 @@ def open_parts(config: Config, pin_factory: Any = None) -> DoctorParts:
             active_high=config.leds.active_high, buzzer_active_high=config.buzzer.active_high)
     except Exception as exc:  # noqa: BLE001
         parts.errors["indicators"] = f"{type(exc).__name__}: {exc}"
-    try:
-        parts.readers = open_readers(config, parts.pin_factory)
-    except Exception as exc:  # noqa: BLE001
-        parts.errors["readers"] = str(exc)
+    factory = parts.pin_factory
+    parts.open_readers = lambda: open_readers(config, factory)
     return parts
 
 
@@ -200,6 +201,7 @@ class Doctor:
         else:
             self.add("info", "devices", "device nodes not checked (mock hardware)")
         self.reader_versions()
+        self.ensure_readers()
         self.patterns()
         if self.live:
             self.live_reads()
@@ -336,6 +338,19 @@ class Doctor:
         else:
             self.add("warn", topic, f"{r.describe()}: unknown chip (VersionReg 0x{value:02X})",
                      "it may not be an MFRC522; check the reader board")
+
+    def ensure_readers(self) -> None:
+        p = self.parts
+        if p.readers is not None or p.open_readers is None:
+            return
+        try:
+            p.readers = p.open_readers()
+        except Exception as exc:  # noqa: BLE001 - reported as a finding
+            p.errors["readers"] = str(exc)
+            self.add("fail", "readers", f"cannot be opened: {exc}",
+                     "fix the lines above (SPI, hub), then run the doctor again")
+            return
+        self.add("ok", "readers", "opened")
 
     # ----- LEDs, buzzer, display --------------------------------------------------------
 

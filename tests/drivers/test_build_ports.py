@@ -113,3 +113,92 @@ def test_import_table_drivers_imports_no_hardware_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_configured_table_reads_a_card_through_the_real_spi_driver(mock_factory):
+    """Config -> the readers' places -> the readers' SPI driver -> the mfrc522
+    package -> the emulated chips: a card on the 4th seat listed is seat 1 in
+    order of play; the dealer's reader posts DEALER."""
+    from hw_mocks import fake_rpi
+    from hw_mocks.mfrc522 import Board, Ntag213, VirtualClock
+    from table.drivers.reader_wiring import spi_places
+    from table.drivers.spi_readers import SpiReaders
+
+    board = Board(VirtualClock(pace=1.0))
+    chips = {(bus, ce): board.add_reader(bus=bus, ce=ce, rst_pin=25)
+             for bus, ce in ((0, 0), (0, 1), (1, 0), (1, 1), (1, 2))}
+    fake_rpi.install(board)
+    config = loads("")
+    places = spi_places(config)
+    assert places[1].device == 1 and places[1].bus == 1 and places[-1].device == 2
+    # the emulator keeps its own time: the driver gets the board's clock
+    readers = SpiReaders(places, speed_hz=config.readers.spi_speed_hz, clock=board.clock,
+                         sleep=board.clock.sleep)
+    ports = build_ports(config, pin_factory=mock_factory, readers=readers,
+                        display=open_display(config.display, serial=CapturePanel("ssd1306")))
+    events = queue.Queue()
+    ports.readers.start(events.put)
+    try:
+        board.place(Ntag213("04A1B2C3D4E5F6"), chips[(1, 1)])   # seat "4", SPI1 CE1
+        event = events.get(timeout=5)
+        while not isinstance(event, CardArrived):
+            event = events.get(timeout=5)
+        assert event == CardArrived(1, "04A1B2C3D4E5F6")
+        board.place(Ntag213("04A1B2C3D4E5F7"), chips[(1, 2)])   # the dealer's reader
+        event = events.get(timeout=5)
+        while not isinstance(event, CardArrived):
+            event = events.get(timeout=5)
+        assert event == CardArrived(-1, "04A1B2C3D4E5F7")
+    finally:
+        close_ports(ports)
+
+
+def test_readers_are_handed_their_places_in_order_of_play(monkeypatch, mock_factory):
+    import types
+
+    import table.drivers.reader_wiring as wiring
+
+    calls = {}
+
+    def fake_module(name, what):
+        def open_from_config(places, section, **kw):
+            calls[name] = (places, section)
+            return FakeCardReaders(1, dealer_reader=False)
+        return types.SimpleNamespace(open_from_config=open_from_config)
+
+    monkeypatch.setattr(wiring, "_driver", fake_module)
+    config = loads('[table]\ndirection = "clockwise"\n'
+                   '[[seats]]\nreader = { type = "spi", bus = 0, device = 0 }\n'
+                   '[[seats]]\nreader = { type = "hub", channel = 5 }\n'
+                   '[[seats]]\nreader = { type = "spi", bus = 1, cs_pin = 24 }\n'
+                   '[[seats]]\nreader = { type = "hub", channel = 2 }\n'
+                   '[dealer]\nreader = { type = "hub", channel = 7 }\n')
+    from table.drivers import open_readers
+
+    combined = open_readers(config, mock_factory)
+    spi_places, readers_section = calls["table.drivers.spi_readers"]
+    assert sorted(spi_places) == [0, 2] and spi_places[2].cs_pin == 24
+    assert readers_section is config.readers
+    hub_places, hub_section = calls["table.drivers.hub_readers"]
+    assert {p: r.channel for p, r in hub_places.items()} == {1: 5, 3: 2, -1: 7}
+    assert hub_section.port == "/dev/cardtable-hub"
+    assert len(combined.groups) == 2
+
+
+def test_a_missing_reader_driver_is_a_clear_error(monkeypatch, mock_factory):
+    import importlib
+
+    real = importlib.import_module
+
+    def no_hub(name, *a, **kw):
+        if name == "table.drivers.hub_readers":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real(name, *a, **kw)
+
+    monkeypatch.setattr(importlib, "import_module", no_hub)
+    config = loads("".join(f'[[seats]]\nreader = {{ type = "hub", channel = {i} }}\n'
+                           for i in range(4)))
+    from table.drivers import open_readers
+
+    with pytest.raises(HardwareError, match="no driver for the USB reader hub"):
+        open_readers(config, mock_factory)

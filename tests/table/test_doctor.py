@@ -42,41 +42,56 @@ def fake_root(tmp_path, nodes=DEFAULT_NODES, usb=()):
     return System(tmp_path)
 
 
-class ReaderChips:
-    """MFRC522s on the SPI buses as far as the doctor asks: the VersionReg
-    (0x37) answers with the chip's version, only while RST is high and its
-    chip select is the one asserted."""
+def board_with_readers(versions, rst_pin=25):
+    """The MFRC522 emulator's board, its fake spidev installed, one reader per
+    entry: (bus, device) or ("cs", pin) -> its VersionReg, or "dead" for a
+    reader that does not answer (MISO stuck at 0x00)."""
+    from hw_mocks import fake_rpi
+    from hw_mocks.mfrc522 import Board
 
-    def __init__(self, factory, versions, reset_pin=25):
-        self.factory = factory
-        self.versions = versions          # (bus, device) or ("cs", pin) -> VersionReg
-        self.reset_pin = reset_pin
-        self.opened = []
+    board = Board()
+    for key, version in versions.items():
+        if key[0] == "cs":
+            chip = board.add_reader(bus=0, cs_pin=key[1], rst_pin=rst_pin)
+        else:
+            chip = board.add_reader(bus=key[0], ce=key[1], rst_pin=rst_pin)
+        if version == "dead":
+            chip.unplug()
+        else:
+            chip.version = version
+            chip.regs[0x37] = version
+    board.clock.advance(0.1)              # the chips have long started
+    fake_rpi.install(board)
+    return board
 
-    def open(self, bus, device):
-        if (bus, device) not in self.versions and not any(
-                k[0] == "cs" for k in self.versions):
-            raise OSError(2, f"No such file or directory: '/dev/spidev{bus}.{device}'")
-        chips = self
 
-        class Spi:
-            no_cs = False
+def board_factory(board):
+    """gpiozero's MockFactory whose pins also drive the emulated board's GPIO
+    lines, so RST and GPIO chip selects set through gpiozero reach the chips."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-            def xfer2(self, data):
-                assert data == [0x80 | (0x37 << 1), 0x00]
-                if chips.reset_pin is not None and not chips.factory.pin(chips.reset_pin).state:
-                    return [0, 0]             # held in reset: the chip is powered down
-                if self.no_cs:
-                    low = [k for k in chips.versions if k[0] == "cs"
-                           and not chips.factory.pin(k[1]).state]
-                    return [0, chips.versions[low[0]]] if len(low) == 1 else [0, 0]
-                return [0, chips.versions.get((bus, device), 0)]
+    class BoardPin(MockPWMPin):
+        def _bcm(self):
+            return int(self.info.name.replace("GPIO", ""))
 
-            def close(self):
-                pass
+        def _change_state(self, value):
+            changed = super()._change_state(value)
+            if self._function == "output":
+                board.gpio.drive(self._bcm(), True, int(value))
+            return changed
 
-        self.opened.append((bus, device))
-        return Spi()
+        def _set_function(self, value):
+            super()._set_function(value)
+            if value != "output":             # an output is driven by the state set next
+                board.gpio.release(self._bcm())
+
+    return MockFactory(pin_class=BoardPin)
+
+
+def spi_open(bus, device):
+    from hw_mocks.fake_rpi import SpiDev
+
+    return SpiDev(bus, device)
 
 
 ALL_GENUINE = {(0, 0): 0x92, (0, 1): 0x92, (1, 0): 0x91, (1, 1): 0x92, (1, 2): 0x92}
@@ -84,13 +99,14 @@ ALL_GENUINE = {(0, 0): 0x92, (0, 1): 0x92, (1, 0): 0x91, (1, 1): 0x92, (1, 2): 0
 
 def parts_for(config, factory, readers=None, panel=None, versions=ALL_GENUINE):
     panel = panel or CapturePanel("ssd1306")
+    board_with_readers(versions)
     return DoctorParts(
         pin_factory=factory,
         display=open_display(config.display, serial=panel),
         indicators=GpioIndicators(factory, [s.led for s in config.seats], config.leds.status,
                                   config.buzzer.pin, time_scale=0.02),
         readers=readers,
-        spi_open=ReaderChips(factory, versions).open)
+        spi_open=spi_open)
 
 
 class Table:
@@ -119,7 +135,7 @@ class Table:
 
 def run_doctor(config, parts, system, plan=None, **kw):
     table = Table(parts.readers, plan or []) if parts.readers is not None else None
-    doctor = Doctor(config, parts, system=system, sleep=lambda s: None,
+    doctor = Doctor(config, parts, system=system, sleep=kw.pop("sleep", lambda s: None),
                     out=table.out if table else (lambda line: None),
                     wait_s=kw.pop("wait_s", 2.0), settle_s=0.05, **kw)
     findings = doctor.run()
@@ -259,30 +275,57 @@ def test_hub_present(tmp_path, mock_factory):
     assert any(f.text == "/dev/cardtable-hub is there and can be opened" for f in findings)
 
 
-def test_version_register_problems(tmp_path, mock_factory):
+def test_version_register_problems(tmp_path):
     config = loads("")
-    versions = {(0, 0): 0x00, (0, 1): 0x12, (1, 0): 0x91, (1, 1): 0x5A, (1, 2): 0xFF}
-    parts = parts_for(config, mock_factory, versions=versions)
+    versions = {(0, 0): "dead", (0, 1): 0x12, (1, 0): 0x91, (1, 1): 0x5A, (1, 2): 0x88}
+    board = board_with_readers(versions)
+    factory = board_factory(board)
+    parts = DoctorParts(pin_factory=factory, spi_open=spi_open)
     findings, _ = run_doctor(config, parts, fake_root(tmp_path), live=False)
     got = {f.topic: (f.status, f.text) for f in findings if f.topic.startswith(("seat", "the"))}
     assert got["seat 1"] == ("fail", "SPI0 CE0: no answer (VersionReg reads 0x00)")
     assert got["seat 2"][0] == "warn" and "counterfeit" in got["seat 2"][1]
     assert got["seat 3"] == ("ok", "SPI1 CE0: MFRC522 version 1.0 (VersionReg 0x91)")
     assert got["seat 4"] == ("warn", "SPI1 CE1: unknown chip (VersionReg 0x5A)")
-    assert got["the dealer's reader"][0] == "fail"
+    assert got["the dealer's reader"] == ("ok", "SPI1 CE2: FM17522 (a compatible clone) "
+                                             "(VersionReg 0x88)")
     # the shared RST line was held high for the check and released afterwards
-    assert mock_factory.pin(25).function == "input"
+    assert ("drive", 25) not in board.gpio.calls
+    assert factory.pin(25).function == "input"
+    factory.reset()
 
 
-def test_reader_on_a_gpio_chip_select(tmp_path, mock_factory):
+def test_readers_held_in_reset_do_not_answer(tmp_path):
+    """If the doctor did not raise RST, the chips would stay powered down."""
+    versions = {(0, 0): 0x92}
+    board = board_with_readers(versions)
+    board.gpio.drive(25, True, 0)                 # something holds RST low
+    from hw_mocks.fake_rpi import SpiDev
+
+    assert SpiDev(0, 0).xfer2([0x80 | (0x37 << 1), 0])[1] == 0x00
+    factory = board_factory(board)
+    config = loads(HUB_TABLE.replace('{ type = "hub", channel = 0 }',
+                                     '{ type = "spi", bus = 0, device = 0 }'))
+    # the doctor raises RST and waits for the chip to start (time on the board's clock)
+    findings, _ = run_doctor(config, DoctorParts(pin_factory=factory, spi_open=spi_open),
+                             fake_root(tmp_path), live=False, sleep=board.clock.advance)
+    assert "seat 1: SPI0 CE0: MFRC522 version 2.0 (VersionReg 0x92)" in [
+        f"{f.topic}: {f.text}" for f in findings]
+    factory.reset()
+
+
+def test_reader_on_a_gpio_chip_select(tmp_path):
     config = loads(HUB_TABLE.replace('{ type = "hub", channel = 3 }',
                                      '{ type = "spi", bus = 0, cs_pin = 24 }'))
-    parts = parts_for(config, mock_factory, versions={("cs", 24): 0x92})
+    board = board_with_readers({(0, 0): 0x91, ("cs", 24): 0x92})   # another chip on CE0
+    mock_factory = board_factory(board)
+    parts = DoctorParts(pin_factory=mock_factory, spi_open=spi_open)
     findings, _ = run_doctor(config, parts, fake_root(tmp_path), live=False)
     got = [f for f in findings if "GPIO24 as CS" in f.text]
     assert [(f.status, f.text) for f in got] == [
         ("ok", "SPI0 GPIO24 as CS: MFRC522 version 2.0 (VersionReg 0x92)")]
     assert mock_factory.pin(24).function == "input"      # released again
+    mock_factory.reset()
 
 
 def test_a_display_that_does_not_answer(tmp_path, mock_factory):
