@@ -40,6 +40,8 @@ from table.drivers.mfrc522_regs import COLL_ERR
 
 #: New cards identified in one poll at most (the rest wait for the next poll).
 MAX_NEW_PER_POLL = 4
+#: Identifications that may fail (damaged answers) before the poll gives up.
+RETRIES_PER_POLL = 2
 
 
 def request(pcd: Pcd, code: int = REQA) -> bool:
@@ -155,12 +157,19 @@ class CardTracker:
     def poll(self) -> PollResult:
         arrived: list[bytes] = []
         identified: list[bytes] = []
-        for _ in range(MAX_NEW_PER_POLL):
+        retries = RETRIES_PER_POLL
+        for _ in range(MAX_NEW_PER_POLL + RETRIES_PER_POLL):
             if not request(self.pcd, REQA):
                 break
             found = identify(self.pcd)
             if found is None:
-                break  # a damaged answer: the card answers REQA again next poll
+                if not retries:
+                    break  # the card answers REQA again next poll
+                retries -= 1
+                # a damaged answer left the card READY; a REQA it cannot
+                # answer sends it back to IDLE, so that the next one wakes it
+                request(self.pcd, REQA)
+                continue
             uid = found[0]
             halt(self.pcd)
             identified.append(uid)

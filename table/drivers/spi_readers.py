@@ -333,9 +333,11 @@ def _devices_for(places: Mapping[int, SpiWiring]) -> dict[int, tuple[int, bool]]
     return devices
 
 
-def open_from_config(places: Mapping[int, SpiWiring], readers: Any,
-                     pin_factory: Any = None) -> SpiReaders:
+def open_from_config(places: Mapping[int, SpiWiring], readers: Any, pin_factory: Any = None,
+                     *, clock: Clock | None = None,
+                     sleep: Callable[[float], None] | None = None) -> SpiReaders:
     """The SPI readers of a `table.config.Config` (`readers` is its
     ReadersConfig). The gpiozero `pin_factory` is not needed: the readers'
     reset and chip select pins go through RPi.GPIO, as the mfrc522 package's do."""
-    return SpiReaders(places, speed_hz=int(getattr(readers, "spi_speed_hz", 1_000_000)))
+    return SpiReaders(places, speed_hz=int(getattr(readers, "spi_speed_hz", 1_000_000)),
+                      clock=clock, sleep=sleep)

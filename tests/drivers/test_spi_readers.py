@@ -1,0 +1,280 @@
+"""The direct-SPI readers' driver on emulated MFRC522s, with the real
+mfrc522 package's register access underneath."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+
+import pytest
+
+from hw_mocks import fake_rpi
+from hw_mocks.mfrc522 import Board, MifareClassic1K, Ntag213, VirtualClock
+from table.drivers.spi_readers import ReaderSetupError, SpiReaders, Wiring
+from table.ports import DEALER, CardArrived, CardLeft, ReaderBack, ReaderOffline
+
+STICKER = "04A1B2C3D4E5F6"
+#: Five readers on hardware chip enables (SPI0 CE0/CE1, SPI1 CE0-2) and two on
+#: GPIO chip selects: places 0..5, the dealer's last.
+LAYOUT = [(0, 0, None), (0, 1, None), (1, 0, None), (1, 1, None), (1, 2, None), (0, None, 5),
+          (0, None, 6)]
+PLACES = [0, 1, 2, 3, 4, 5, DEALER]
+
+
+def make(n=1, clock=None, start_cold=False, **kw):
+    board = Board(clock=clock)
+    wiring = {}
+    for place, (bus, ce, cs) in zip(PLACES[:n], LAYOUT[:n], strict=True):
+        board.add_reader(bus, ce, cs_pin=cs, rst_pin=25)
+        wiring[place] = Wiring(bus, ce, cs, 25)
+    fake_rpi.install(board)
+    readers = SpiReaders(wiring, clock=board.clock, sleep=board.clock.sleep, **kw)
+    if not start_cold:
+        assert readers.poll_once() == []  # brings the readers up
+    return board, readers
+
+
+def put(board, card, index=0):
+    board.place(card, board.readers[index])
+    board.clock.sleep(0.002)  # the card powers up
+
+
+def polls(readers, count):
+    events = []
+    for _ in range(count):
+        events += readers.poll_once()
+    return events
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    yield
+    logging.getLogger("mfrc522Logger").handlers.clear()
+
+
+def test_a_sticker_is_read_whole_once_and_stays_still_without_flicker():
+    board, readers = make()
+    assert polls(readers, 2) == []
+    put(board, Ntag213(STICKER))
+    assert polls(readers, 50) == [CardArrived(0, STICKER)]
+
+
+def test_a_card_taken_away_leaves_once():
+    board, readers = make(misses_to_leave=3)
+    card = MifareClassic1K("A1B2C3D4")
+    put(board, card)
+    assert polls(readers, 1) == [CardArrived(0, "A1B2C3D4")]
+    board.remove(card)
+    assert polls(readers, 2) == []
+    assert polls(readers, 10) == [CardLeft(0, "A1B2C3D4")]
+
+
+def test_two_stickers_sharing_their_first_bytes_are_told_apart():
+    board, readers = make()
+    put(board, Ntag213("04A1B2C3D4E5F6"))
+    put(board, Ntag213("04A1B2112233FF"))
+    events = polls(readers, 5)
+    assert sorted(events, key=str) == [CardArrived(0, "04A1B2112233FF"),
+                                       CardArrived(0, "04A1B2C3D4E5F6")]
+    board.remove(board.readers[0].cards[0])
+    assert polls(readers, 5) == [CardLeft(0, "04A1B2C3D4E5F6")]
+
+
+def test_four_cards_arriving_together_are_all_read():
+    board, readers = make()
+    uids = ["01020304", "01020305", "81020304", "04A1B2C3D4E5F6"]
+    for uid in uids:
+        put(board, MifareClassic1K(uid) if len(uid) == 8 else Ntag213(uid))
+    assert sorted(e.uid for e in polls(readers, 3)) == sorted(uids)
+
+
+def test_a_card_moved_to_another_seat_leaves_one_and_arrives_at_the_other():
+    board, readers = make(2)
+    card = Ntag213(STICKER)
+    put(board, card, 0)
+    polls(readers, 1)
+    put(board, card, 1)
+    assert polls(readers, 5) == [CardArrived(1, STICKER), CardLeft(0, STICKER)]
+
+
+@pytest.mark.parametrize("fault", ["crc", "half_frame", "no_reply"])
+def test_a_damaged_answer_while_reading_never_gives_a_wrong_uid(fault):
+    board, readers = make()
+    for count in (1, 2, 3, 5):
+        board.readers[0].inject(fault, count)
+        card = Ntag213(STICKER)
+        put(board, card)
+        # a lost ATQA leaves the card READY: it costs the next poll too
+        assert polls(readers, 2 * count + 2) == [CardArrived(0, STICKER)]
+        board.remove(card)
+        assert polls(readers, 5) == [CardLeft(0, STICKER)]
+
+
+def test_a_card_lying_still_survives_a_few_lost_answers():
+    board, readers = make(misses_to_leave=3)
+    put(board, Ntag213(STICKER))
+    polls(readers, 1)
+    board.readers[0].inject("no_reply", 2)
+    assert polls(readers, 20) == []
+
+
+def test_an_empty_poll_costs_fifty_times_fewer_transfers_than_the_stock_loop():
+    board, readers = make()
+    polls(readers, 1)
+    before = board.counters()
+    polls(readers, 10)
+    ours = (board.counters() - before).transfers / 10
+    from mfrc522 import SimpleMFRC522
+
+    stock = SimpleMFRC522()
+    before = board.counters()
+    assert stock.read_id_no_block() is None
+    theirs = (board.counters() - before).transfers
+    assert ours * 50 <= theirs
+
+
+def test_an_unplugged_reader_goes_offline_once_and_comes_back():
+    board, readers = make(2, retry_s=1.0)
+    put(board, Ntag213(STICKER), 1)
+    assert polls(readers, 1) == [CardArrived(1, STICKER)]
+    board.readers[0].unplug()
+    events = polls(readers, 20)
+    assert len(events) == 1 and isinstance(events[0], ReaderOffline) and events[0].seat == 0
+    assert "0x00" in events[0].detail
+    assert readers.status()[0].startswith("offline")
+    board.readers[0].plug()
+    board.clock.sleep(1.0)
+    assert polls(readers, 3) == [ReaderBack(0)]
+    put(board, MifareClassic1K("A1B2C3D4"), 0)
+    assert polls(readers, 2) == [CardArrived(0, "A1B2C3D4")]
+
+
+def test_a_reader_dead_at_start_is_reported_offline():
+    board, readers = make(2, start_cold=True)
+    board.readers[1].unplug()
+    assert polls(readers, 3) == [ReaderOffline(1, "no MFRC522 answers (VersionReg reads 0x00)")]
+
+
+def test_a_chip_reset_behind_our_back_is_reinitialised_silently():
+    board, readers = make()
+    put(board, Ntag213(STICKER))
+    polls(readers, 1)
+    board.readers[0].plug()  # a brown-out: registers back to reset values, field off
+    assert polls(readers, 10) == []
+    assert readers.cards() == {0: [STICKER]}
+    assert board.readers[0].antenna_on
+
+
+def test_the_card_on_a_reader_that_was_away_is_checked_when_it_is_back():
+    board, readers = make(retry_s=0.5)
+    card = Ntag213(STICKER)
+    put(board, card)
+    polls(readers, 1)
+    board.readers[0].unplug()
+    polls(readers, 2)
+    board.remove(card)
+    board.readers[0].plug()
+    board.clock.sleep(0.5)
+    assert polls(readers, 6) == [ReaderBack(0), CardLeft(0, STICKER)]
+
+
+def test_seven_readers_on_chip_enables_and_gpio_chip_selects_each_read_their_own():
+    board, readers = make(7)
+    uids = [f"04{i:02X}B2C3D4E5F6" for i in range(7)]
+    for i, uid in enumerate(uids):
+        put(board, Ntag213(uid), i)
+    events = polls(readers, 2)
+    assert sorted(events, key=lambda e: uids.index(e.uid)) == [
+        CardArrived(place, uid) for place, uid in zip(PLACES, uids, strict=True)]
+
+
+def test_bcm_numbering_is_set_first_and_board_is_refused():
+    board, readers = make()
+    assert board.gpio.mode == 11
+    readers.close()
+    board2 = Board()
+    board2.add_reader(0, 0)
+    fake_rpi.install(board2)
+    fake_rpi.GPIO.setmode(fake_rpi.GPIO.BOARD)
+    with pytest.raises(ReaderSetupError, match="BOARD"):
+        SpiReaders({0: Wiring(0, 0, None, 25)}, clock=board2.clock, sleep=board2.clock.sleep)
+
+
+def test_only_the_configured_pins_are_touched_and_released():
+    board = Board()
+    board.add_reader(0, 0, rst_pin=None)
+    board.add_reader(0, None, cs_pin=5, rst_pin=24)
+    fake_rpi.install(board)
+    gpio = fake_rpi.GPIO
+    gpio.setmode(gpio.BCM)
+    gpio.setup(17, gpio.OUT, initial=1)  # the buzzer, somebody else's
+    readers = SpiReaders({0: Wiring(0, 0, None, None), 1: Wiring(0, None, 5, 24)},
+                         clock=board.clock, sleep=board.clock.sleep)
+    polls(readers, 2)
+    touched = {c[1][0] for c in board.gpio.calls if c[0] in ("setup", "output")}
+    assert touched == {17, 5, 24}
+    readers.close()
+    assert sorted(board.gpio.cleaned) == [5, 24]
+    assert board.gpio.level(17) == 1 and board.gpio.mode == 11
+    assert not any(r.antenna_on for r in board.readers)
+
+
+def test_readers_left_out_have_their_antenna_off_and_report_nothing():
+    board, readers = make(3)
+    polls(readers, 1)
+    readers.poll_only([0, 2])
+    put(board, Ntag213(STICKER), 1)
+    assert polls(readers, 3) == []
+    assert [r.antenna_on for r in board.readers] == [True, False, True]
+    readers.poll_only([0, 1, 2])
+    assert polls(readers, 2) == [CardArrived(1, STICKER)]
+
+
+def test_a_missing_spi_device_says_how_to_switch_spi_on():
+    board = Board(spi_devices=[(0, 0)])
+    board.add_reader(0, 0)
+    fake_rpi.install(board)
+    with pytest.raises(ReaderSetupError, match="dtparam=spi=on"):
+        SpiReaders({0: Wiring(1, 0, None, None)}, clock=board.clock, sleep=board.clock.sleep)
+    assert board.gpio.pins == {}
+
+
+def test_two_readers_on_one_chip_enable_are_refused():
+    board = Board()
+    fake_rpi.install(board)
+    with pytest.raises(ReaderSetupError, match="two readers"):
+        SpiReaders({0: Wiring(0, 0), 1: Wiring(0, 0)})
+
+
+def test_the_thread_posts_events_and_stops_promptly():
+    board, readers = make(clock=VirtualClock(pace=1.0), start_cold=True)
+    events = queue.Queue()
+    readers.start(events.put)
+    try:
+        put(board, Ntag213(STICKER))
+        assert events.get(timeout=5) == CardArrived(0, STICKER)
+    finally:
+        started = time.monotonic()
+        readers.stop()
+        assert time.monotonic() - started < 1
+    assert events.empty()
+    assert not board.readers[0].antenna_on
+
+
+def test_open_from_config_takes_the_configuration_readers():
+    from table.config import ReadersConfig, SpiReader
+    from table.drivers.spi_readers import open_from_config
+
+    board = Board()
+    board.add_reader(1, 2, rst_pin=25)
+    fake_rpi.install(board)
+    readers = open_from_config({DEALER: SpiReader(1, 2, None, 25)}, ReadersConfig(500_000),
+                               clock=board.clock, sleep=board.clock.sleep)
+    polls(readers, 1)
+    put(board, Ntag213(STICKER))
+    before = board.counters()
+    assert polls(readers, 1) == [CardArrived(DEALER, STICKER)]
+    spent = board.counters() - before
+    assert spent.bus_time == pytest.approx(spent.bytes * 8 / 500_000)
+    readers.close()
