@@ -1,0 +1,220 @@
+"""The service, the udev rule and the install/uninstall scripts, all run into a
+temporary root (never onto this machine's system), and the unit checked by
+systemd's own `systemd-analyze verify` and `security`."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from table.config import DEFAULT_PATH, DEFAULT_STATE_DIR, HUB_USB_ID, HubConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEMD = ROOT / "systemd"
+UNIT = SYSTEMD / "cardtable.service"
+RULE = SYSTEMD / "99-cardtable-hub.rules"
+
+needs_systemd = pytest.mark.skipif(
+    not all(shutil.which(t) for t in ("systemd-analyze", "systemd-sysusers", "systemctl")),
+    reason="systemd's tools are not installed here (Debian package: systemd)")
+
+
+def unit_entries(path=UNIT):
+    """(section, key) -> list of values, as systemd reads them (keys may repeat)."""
+    out, section = {}, None
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        out.setdefault((section, key.strip()), []).append(value.strip())
+    return out
+
+
+def one(entries, key, section="Service"):
+    values = entries[(section, key)]
+    assert len(values) == 1, (key, values)
+    return values[0]
+
+
+def run(*args, **kw):
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, **kw)
+
+
+def tree(root):
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            if p.is_file() else "dir" for p in sorted(root.rglob("*")) if not p.is_symlink()}
+
+
+# ----- the unit -------------------------------------------------------------------------
+
+def test_unit_runs_the_table_as_its_own_user_with_its_state_dir():
+    e = unit_entries()
+    assert one(e, "Type") == "notify"
+    assert one(e, "User") == "cardtable"
+    assert set(one(e, "SupplementaryGroups").split()) == {"gpio", "spi", "i2c", "dialout"}
+    assert one(e, "StateDirectory") == "cardtable"
+    assert one(e, "Restart") == "on-failure"
+    assert one(e, "WatchdogSec") == "30"
+    start = one(e, "ExecStart").split()
+    assert start[:4] == ["/opt/cardtable/venv/bin/cardtable", "run", "--hardware", "pi"]
+    # the same places as the configuration's defaults
+    assert start[start.index("--config") + 1] == str(DEFAULT_PATH)
+    assert start[start.index("--state") + 1] == DEFAULT_STATE_DIR == "/var/lib/cardtable"
+    # a bad configuration stops the start with `config check`'s message in the journal
+    assert one(e, "ExecStartPre").split()[1:] == ["config", "check", str(DEFAULT_PATH)]
+    assert one(e, "WantedBy", "Install") == "multi-user.target"
+
+
+def test_unit_is_hardened():
+    e = unit_entries()
+    expected = {"NoNewPrivileges": "yes", "ProtectSystem": "strict", "PrivateTmp": "yes",
+                "CapabilityBoundingSet": "", "AmbientCapabilities": "",
+                "RestrictAddressFamilies": "AF_UNIX", "ProtectHome": "yes",
+                "PrivateNetwork": "yes", "ProtectKernelModules": "yes",
+                "RestrictSUIDSGID": "yes", "SystemCallArchitectures": "native"}
+    for key, value in expected.items():
+        assert one(e, key) == value, key
+    assert "@system-service" in e[("Service", "SystemCallFilter")]
+
+
+@needs_systemd
+def test_systemd_analyze_verify_accepts_the_installed_unit(tmp_path):
+    root = tmp_path / "root"
+    assert run(SYSTEMD / "install.sh", "--root", root).returncode == 0
+    # the units it depends on, from this system; the program as a stub
+    units = root / "usr/lib/systemd/system"
+    units.mkdir(parents=True)
+    for f in Path("/usr/lib/systemd/system").iterdir():
+        if f.is_file() and not f.is_symlink():
+            shutil.copy(f, units / f.name)
+    program = root / "opt/cardtable/venv/bin/cardtable"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    r = run("systemd-analyze", "verify", "--man=no", "--generators=no", f"--root={root}",
+            "/etc/systemd/system/cardtable.service")
+    assert (r.returncode, r.stdout + r.stderr) == (0, "")
+    # systemd's own score of the hardening: 0 (locked down) .. 10 (exposed)
+    r = run("systemd-analyze", "security", "--offline=yes", f"--root={root}",
+            "cardtable.service")
+    level = re.search(r"Overall exposure level for cardtable.service: ([0-9.]+)", r.stdout)
+    assert level is not None, r.stdout + r.stderr
+    assert float(level.group(1)) <= 2.0
+
+
+@needs_systemd
+def test_verify_would_catch_a_broken_unit(tmp_path):
+    root = tmp_path / "root"
+    (root / "etc/systemd/system").mkdir(parents=True)
+    broken = UNIT.read_text().replace("Type=notify", "Type=notifyy")
+    (root / "etc/systemd/system/cardtable.service").write_text(broken)
+    r = run("systemd-analyze", "verify", "--man=no", "--generators=no",
+            str(root / "etc/systemd/system/cardtable.service"))
+    assert "notifyy" in r.stderr
+
+
+# ----- the udev rule -------------------------------------------------------------------
+
+def test_udev_rule_names_the_hub_the_configuration_expects():
+    lines = [ln for ln in RULE.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    assert len(lines) == 1
+    pairs = re.findall(r'([A-Z_]+(?:\{[A-Za-z_]+\})?)(==|\+=|=)"([^"]*)"', lines[0])
+    # every comma-separated clause parsed: nothing malformed left over
+    assert len(pairs) == lines[0].count('"') // 2 == len(lines[0].split(", "))
+    rule = {(k, op): v for k, op, v in pairs}
+    vid, pid = HUB_USB_ID.split(":")
+    assert rule[("SUBSYSTEM", "==")] == "tty"
+    assert rule[("ATTRS{idVendor}", "==")] == vid
+    assert rule[("ATTRS{idProduct}", "==")] == pid
+    assert "/dev/" + rule[("SYMLINK", "+=")] == HubConfig().port
+    assert rule[("GROUP", "=")] == "dialout"          # the service user's group
+
+
+# ----- install and uninstall ------------------------------------------------------------
+
+@needs_systemd
+def test_install_into_a_root_then_again_changes_nothing(tmp_path):
+    root = tmp_path / "root"
+    (root / "boot/firmware").mkdir(parents=True)
+    original_boot = "dtparam=audio=on\n[cm4]\notg_mode=1\n"
+    (root / "boot/firmware/config.txt").write_text(original_boot)
+    r = run(SYSTEMD / "install.sh", "--root", root, "--config-txt")
+    assert r.returncode == 0, r.stderr
+    etc = root / "etc"
+    assert (etc / "systemd/system/cardtable.service").read_text() == UNIT.read_text()
+    assert (etc / "udev/rules.d/99-cardtable-hub.rules").read_text() == RULE.read_text()
+    assert (etc / "cardtable/config.toml").read_text() == \
+        (ROOT / "examples/config.toml").read_text()
+    wants = etc / "systemd/system/multi-user.target.wants/cardtable.service"
+    assert wants.is_symlink()
+    passwd = (etc / "passwd").read_text()
+    assert re.search(r"^cardtable:x:\d+:\d+:[^:]*:/var/lib/cardtable:/usr/sbin/nologin$",
+                     passwd, re.M)
+    groups = {ln.split(":")[0]: ln.split(":")[3].split(",")
+              for ln in (etc / "group").read_text().splitlines()}
+    for g in ("gpio", "spi", "i2c", "dialout"):
+        assert "cardtable" in groups[g], g
+    boot = (root / "boot/firmware/config.txt").read_text()
+    assert boot.startswith(original_boot)
+    for line in ("dtparam=spi=on", "dtoverlay=spi1-3cs", "dtparam=i2c_arm=on",
+                 "dtparam=i2c_arm_baudrate=400000"):
+        assert boot.count(line + "\n") == 1
+
+    # the club edits its configuration; installing again keeps it and adds nothing twice
+    (etc / "cardtable/config.toml").write_text('[table]\nlanguage = "ro"\n')
+    before = tree(root)
+    r = run(SYSTEMD / "install.sh", "--root", root, "--config-txt")
+    assert r.returncode == 0, r.stderr
+    assert "kept as it is" in r.stdout
+    assert tree(root) == before
+
+
+@needs_systemd
+def test_uninstall_keeps_the_club_s_data_unless_purged(tmp_path):
+    root = tmp_path / "root"
+    (root / "boot/firmware").mkdir(parents=True)
+    original_boot = "dtparam=audio=on\n"
+    (root / "boot/firmware/config.txt").write_text(original_boot)
+    assert run(SYSTEMD / "install.sh", "--root", root, "--config-txt").returncode == 0
+    journal = root / "var/lib/cardtable/journal.sqlite"
+    journal.parent.mkdir(parents=True)
+    journal.write_bytes(b"match")
+
+    r = run(SYSTEMD / "uninstall.sh", "--root", root)
+    assert r.returncode == 0, r.stderr
+    etc = root / "etc"
+    for gone in ("systemd/system/cardtable.service", "udev/rules.d/99-cardtable-hub.rules",
+                 "sysusers.d/cardtable.conf",
+                 "systemd/system/multi-user.target.wants/cardtable.service"):
+        assert not (etc / gone).exists() and not (etc / gone).is_symlink(), gone
+    assert (etc / "cardtable/config.toml").exists() and journal.read_bytes() == b"match"
+    assert (root / "boot/firmware/config.txt").read_text() == original_boot
+    assert run(SYSTEMD / "uninstall.sh", "--root", root).returncode == 0     # again: fine
+
+    r = run(SYSTEMD / "uninstall.sh", "--root", root, "--purge")
+    assert r.returncode == 0, r.stderr
+    assert not (etc / "cardtable").exists() and not journal.exists()
+    assert "cardtable" not in (etc / "passwd").read_text()
+    assert "cardtable" not in (etc / "group").read_text()
+    assert run(SYSTEMD / "uninstall.sh", "--root", root, "--purge").returncode == 0
+
+
+def test_scripts_refuse_unknown_options(tmp_path):
+    for script in ("install.sh", "uninstall.sh"):
+        r = run(SYSTEMD / script, "--root", tmp_path, "--frobnicate")
+        assert r.returncode == 2 and "unknown option --frobnicate" in r.stderr
+
+
+def test_install_says_what_to_do_without_config_txt(tmp_path):
+    r = run(SYSTEMD / "install.sh", "--root", tmp_path, "--config-txt")
+    assert r.returncode == 1
+    assert "no /boot/firmware/config.txt here" in r.stderr
