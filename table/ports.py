@@ -8,9 +8,9 @@ these Protocols, and one contract test suite runs against each.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -117,6 +117,30 @@ class Clock(Protocol):
     """Monotonic seconds. Tests use a fake that they advance by hand."""
 
     def now(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One accepted event as the store keeps it: `seq` counts from 1."""
+
+    seq: int
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Durable storage of accepted events (`table.journal.Journal` on SQLite).
+
+    `append` returns only once the entry is safe on disk: the controller
+    appends every accepted event before its effect is shown, and replays the
+    entries on start."""
+
+    def append(self, kind: str, data: Mapping[str, Any]) -> int: ...
+
+    def entries(self, after: int = 0) -> Iterator[JournalEntry]: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass

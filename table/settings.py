@@ -28,6 +28,11 @@ class TableSettings:
     * `admin_uids`: tags (UIDs, upper-case hex) that open enrollment and match reset.
     * `seat_names`: how the screen names each seat (default "1", "2", ...).
     * `screen`: the display's size in pixels.
+    * `has_dealer_reader`: whether the table has the dealer's own reader
+      (`table.ports.DEALER`); without it the dealer uses his seat's reader.
+    * `notice_s`: how long a passing notice (a trick won) stays on the screen.
+    * `error_s`: how long a refusal stays on the screen at most (it also goes
+      at the next accepted card or button press).
     """
 
     game: str = "filicau"
@@ -39,3 +44,5 @@ class TableSettings:
     seat_names: tuple[str, ...] = ()
     screen: tuple[int, int] = (128, 64)
     has_dealer_reader: bool = True
+    notice_s: float = 2.5
+    error_s: float = 8.0

@@ -1,0 +1,63 @@
+"""A whole fake table: every port of `table.ports.Ports` built from the fakes.
+
+    mock = MockTable(seats=4)
+    controller = Controller.open(settings, mock.ports, state_dir)   # see table.controller
+    mock.readers.arrive(0, "04A1B2C3")      # a card comes onto seat 0's reader
+    mock.clock.advance(0.2)                 # time passes (debounce)
+    mock.press("ok")                        # press and release OK (gpiozero mock pin)
+    mock.display.image                      # the frame on the OLED (luma dummy device)
+    mock.indicators.seat_patterns[0]        # "on", "blink", ... (and the mock pins' states)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hw_mocks.clock import FakeClock
+from hw_mocks.display import FakeDisplay
+from hw_mocks.gpio import GpioButtons, GpioIndicators, GpioPins, mock_factory
+from hw_mocks.readers import FakeCardReaders
+from table.ports import Ports
+
+
+class MockTable:
+    """Fake readers, display, LEDs, buzzer, buttons and clock, wired as a `Ports`."""
+
+    def __init__(self, seats: int = 6, dealer_reader: bool = True,
+                 screen: tuple[int, int] = (128, 64), hold_s: float = 1.0,
+                 pins: GpioPins | None = None, keep_frames: int = 0) -> None:
+        pins = pins or GpioPins()
+        if seats > len(pins.seat_leds):
+            raise ValueError(f"{seats} seats but only {len(pins.seat_leds)} seat LED pins")
+        self.clock = FakeClock()
+        self.factory: Any = mock_factory()
+        self.readers = FakeCardReaders(seats, dealer_reader)
+        self.display = FakeDisplay(screen, keep=keep_frames)
+        self.indicators = GpioIndicators(self.factory, pins.seat_leds[:seats], pins.status_led,
+                                         pins.buzzer)
+        self.buttons = GpioButtons(self.factory, pins.button_pins(), self.clock, hold_s)
+        self.hold_s = hold_s
+        self.ports = Ports(readers=self.readers, display=self.display,
+                           indicators=self.indicators, buttons=self.buttons, clock=self.clock)
+
+    def press(self, name: str, seconds: float = 0.1) -> None:
+        """Press a button for `seconds` of table time and release it (through
+        its gpiozero mock pin). `seconds >= hold_s` makes a long press."""
+        pin = self.buttons.pin(name)
+        pressed, released = (pin.drive_low, pin.drive_high) if self.buttons.pull_up \
+            else (pin.drive_high, pin.drive_low)
+        pressed()
+        self.clock.advance(seconds)
+        released()
+
+    def hold(self, name: str) -> None:
+        """A long press: held half a second longer than the hold time."""
+        self.press(name, self.hold_s + 0.5)
+
+    def pin_state(self, pin: int) -> bool:
+        """Whether a mock GPIO pin is high now (LEDs and buzzer)."""
+        return bool(self.factory.pin(pin).state)
+
+    def close(self) -> None:
+        self.buttons.close()
+        self.indicators.close()
