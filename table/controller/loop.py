@@ -1,0 +1,328 @@
+"""The controller: one thread owns the state machine and everything it touches.
+
+Drivers (readers, buttons, the clock) only `post` events to its queue. For
+each event the controller thread runs the read hygiene, fires the machine's
+trigger (the model appends the journal entry while doing so), and then shows
+the effect: the frame (only when it changed), the LEDs (only those that
+changed), the buzzer. So nothing is shown that is not in the journal.
+
+Tests and the events player run the same code without a thread: `post`
+events, then `pump()` handles everything queued, synchronously.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from transitions.core import MachineError
+
+from table.controller import machine
+from table.controller.hygiene import Debouncer
+from table.controller.model import Notice, TableModel
+from table.controller.present import Presenter
+from table.controller.session import Selection, Session
+from table.journal import Journal, JournalError
+from table.ports import (
+    ButtonPressed,
+    CardArrived,
+    CardLeft,
+    Event,
+    LedPattern,
+    Ports,
+    ReaderBack,
+    ReaderOffline,
+    Tick,
+)
+from table.registry import CardRegistry
+from table.screens.render import render
+from table.screens.view import ErrorView, View
+
+log = logging.getLogger("cardtable.controller")
+
+JOURNAL_FILE = "journal.sqlite"
+REGISTRY_FILE = "registry.sqlite"
+
+_STOP = object()
+
+
+class Controller:
+    """The table controller (see the module docstring).
+
+    `strict=True` (tests) lets an unexpected error inside the machine escape;
+    otherwise it is logged and shown, and the table goes on.
+    """
+
+    def __init__(self, settings: Any, ports: Ports, journal: Journal | None,
+                 registry: CardRegistry, *, seed_source: Callable[[], int] | None = None,
+                 strict: bool = False) -> None:
+        self.settings = settings
+        self.ports = ports
+        self.clock = ports.clock
+        self.journal = journal
+        self.registry = registry
+        self.strict = strict
+        self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.debouncer = Debouncer(settings.debounce_ms / 1000.0)
+        selection = Selection(settings.game, dict(settings.options), settings.knowledge,
+                              settings.language)
+        self.session = Session(selection, journal)
+        self.model = TableModel(settings, self.session, registry, self.clock, self.debouncer,
+                                seed_source)
+        self.machine = machine.build(self.model)
+        self.presenter = Presenter(self.model)
+        self.seats = _seat_count(ports)
+        self.frame: Any = None
+        self.view: View | None = None
+        self.failed: str | None = None
+        self._leds: dict[int, LedPattern] = {}
+        self._status: LedPattern | None = None
+        self._thread: threading.Thread | None = None
+        self._running = False
+        #: Called after each frame is handed to the display (the benchmark's probe).
+        self.on_frame: Callable[[Any], None] | None = None
+
+    # ----- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, settings: Any, ports: Ports, state_dir: str | Path,
+             **kw: Any) -> Controller:
+        """A controller keeping its journal and card registry in `state_dir`
+        (created if missing), resumed from the journal."""
+        state = Path(state_dir)
+        try:
+            state.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"cannot use the state folder {state}: "
+                               f"{exc.strerror or exc}") from None
+        journal = Journal(state / JOURNAL_FILE)
+        registry = CardRegistry(state / REGISTRY_FILE)
+        ctl = cls(settings, ports, journal, registry, **kw)
+        ctl.resume()
+        return ctl
+
+    def resume(self) -> int:
+        """Replay the journal (if any) and go to the state it calls for.
+        Returns the number of entries replayed."""
+        n = self.session.restore(self.journal) if self.journal is not None else 0
+        self.model.step()  # type: ignore[attr-defined]
+        self.refresh()
+        return n
+
+    @property
+    def state(self) -> str:
+        return str(self.model.state)
+
+    @property
+    def notices(self) -> Any:
+        return self.model.notices
+
+    def on_notice(self, listener: Callable[[Notice], None]) -> None:
+        self.model.listeners.append(listener)
+
+    # ----- events ---------------------------------------------------------------------------
+
+    def post(self, event: Event) -> None:
+        """Thread-safe: what drivers call."""
+        self.queue.put(event)
+
+    def pump(self) -> int:
+        """Handle every event queued now (and reads that became steady), on
+        this thread. Returns the number of events handled."""
+        n = 0
+        while True:
+            try:
+                ev = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            if ev is _STOP:
+                continue
+            if isinstance(ev, _Marker):
+                ev.done.set()
+                continue
+            self.handle(ev)
+            n += 1
+        self.handle(Tick(self.clock.now()))
+        return n
+
+    def handle(self, event: Event) -> None:
+        """One event, start to finish (hygiene, trigger, journal, effects)."""
+        if self.failed is not None:
+            return
+        try:
+            self._handle(event)
+        except JournalError as exc:
+            self._fail(f"journal: {exc}")
+            if self.strict:
+                raise
+        except Exception as exc:
+            if self.strict:
+                raise
+            log.exception("controller error on %r", event)
+            self.model.overlay = None
+            self._show_error(f"{type(exc).__name__}: {exc}")
+            return
+        self.refresh()
+
+    def _handle(self, event: Event) -> None:
+        now = self.clock.now()
+        self._steady(now)
+        if isinstance(event, CardArrived):
+            self.debouncer.arrived(event.seat, event.uid, now)
+            self._steady(now)
+        elif isinstance(event, CardLeft):
+            self.debouncer.left(event.seat, event.uid)
+        elif isinstance(event, ButtonPressed):
+            # A button press takes a message off the screen; OK does only that.
+            shown, self.model.overlay = self.model.overlay, None
+            if shown is not None and event.button == "ok":
+                return
+            name = event.button + ("_long" if event.long and event.button == "undo" else "")
+            self.fire(name)
+        elif isinstance(event, ReaderOffline):
+            self.fire("reader_offline", event.seat, event.detail)
+        elif isinstance(event, ReaderBack):
+            self.fire("reader_back", event.seat)
+        elif isinstance(event, Tick):
+            pass
+        else:
+            raise TypeError(f"not an event: {event!r}")
+        self.model.expire(now)
+
+    def _steady(self, now: float) -> None:
+        for r in self.debouncer.due(now):
+            self.fire("read", r.place, r.uid)
+
+    def fire(self, trigger: str, *args: Any) -> bool:
+        """Fire a machine trigger; False when the current state does not take it."""
+        try:
+            return bool(getattr(self.model, trigger)(*args))
+        except MachineError:
+            self.model.notify("ignored", f"{trigger} in {self.state}")
+            return False
+
+    # ----- effects --------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Show the current state: frame, LEDs, buzzer (only what changed)."""
+        if self.failed is not None:
+            return
+        view = self.presenter.view()
+        if view != self.view:
+            self.view = view
+            self._show(render(view, self.ports.display.size))
+        want = self.model.led_patterns(self.seats)
+        ind = self.ports.indicators
+        for seat, pattern in want.items():
+            if self._leds.get(seat) != pattern:
+                ind.seat_led(seat, pattern)
+                self._leds[seat] = pattern
+        status = self.model.status_pattern()
+        if status != self._status:
+            ind.status_led(status)
+            self._status = status
+        buzzes, self.model.buzzes = self.model.buzzes, []
+        for b in buzzes:
+            ind.buzz(b)
+
+    def _show(self, frame: Any) -> None:
+        self.frame = frame
+        self.ports.display.show(frame)
+        if self.on_frame is not None:
+            self.on_frame(frame)
+
+    def _show_error(self, text: str) -> None:
+        view = ErrorView("cardtable", text)
+        self.view = view
+        self._show(render(view, self.ports.display.size))
+        self.ports.indicators.buzz("error")
+
+    def _fail(self, text: str) -> None:
+        """The journal cannot be written: stop taking events (nothing more
+        may be shown that would not survive a restart)."""
+        log.error("stopping: %s", text)
+        self._show_error(text)
+        self.ports.indicators.status_led("fast_blink")
+        self.failed = text
+
+    # ----- the thread -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the drivers and the controller thread."""
+        self.ports.readers.start(self.post)
+        self.ports.buttons.start(self.post)
+        self._running = True
+        self._thread = threading.Thread(target=self._run, name="cardtable-controller",
+                                        daemon=True)
+        self._thread.start()
+
+    def _wait(self) -> float:
+        now = self.clock.now()
+        deadlines = [d for d in (self.debouncer.next_due(),
+                                 self.model.overlay.until if self.model.overlay else None)
+                     if d is not None]
+        if not deadlines:
+            return 0.5
+        return min(0.5, max(0.005, min(deadlines) - now))
+
+    def _run(self) -> None:
+        while self._running:
+            try:
+                ev = self.queue.get(timeout=self._wait())
+            except queue.Empty:
+                ev = Tick(self.clock.now())
+            if ev is _STOP:
+                break
+            if isinstance(ev, _Marker):
+                ev.done.set()
+                continue
+            self.handle(ev)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the drivers and the thread (the journal stays as it is)."""
+        self.ports.readers.stop()
+        self.ports.buttons.stop()
+        self._running = False
+        self.queue.put(_STOP)
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def close(self) -> None:
+        self.stop()
+        if self.journal is not None:
+            self.journal.close()
+        self.registry.close()
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """Wait until the thread has handled everything posted so far."""
+        done = threading.Event()
+        self.queue.put(_Marker(done))
+        return done.wait(timeout)
+
+
+class _Marker:
+    def __init__(self, done: threading.Event) -> None:
+        self.done = done
+
+
+def _seat_count(ports: Ports) -> int:
+    leds = getattr(ports.indicators, "seat_leds", None)
+    if leds is not None:
+        return len(leds)
+    return 6
+
+
+def monotonic_clock() -> Any:
+    """A `Clock` on `time.monotonic` (for real tables)."""
+
+    class _Monotonic:
+        def now(self) -> float:
+            return time.monotonic()
+
+    return _Monotonic()

@@ -1,0 +1,169 @@
+"""The table's state machine, declared as data.
+
+`STATES` and `TRANSITIONS` are plain tables for the `transitions` library;
+the callbacks they name (guards are predicates `is_...`/`has_...`/`can_...`,
+actions are verbs) are methods of `table.controller.model.TableModel`.
+The machine is built with `queued=True` (a trigger fired by a callback runs
+after the current one) and `auto_transitions=False`. docs/controller.md shows
+the diagram generated from these tables (`mermaid()`); a test checks it is
+up to date.
+
+Triggers: `read(place, uid)` a card seen steadily on a reader; `ok`, `undo`,
+`menu` (short presses) and `undo_long`; `reader_offline(place)`,
+`reader_back(place)`; and `step`, fired by the model itself to move to the
+state that the session (the match, the hand's `HandFlow`) now calls for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Every trigger the machine knows.
+TRIGGERS: tuple[str, ...] = ("step", "read", "ok", "undo", "undo_long", "menu",
+                             "reader_offline", "reader_back")
+
+STATES: list[Any] = [
+    "boot",                                   # replaying the journal; then `step`
+    "ready",                                  # no match: OK starts one, MENU sets it up
+    {"name": "setup", "children": ["game", "options", "knowledge", "language"]},
+    {"name": "match", "children": [
+        {"name": "deal", "children": ["scan", "dealt"]},        # learning the hands
+        {"name": "hand", "children": ["show", "choose", "card", "play"]},  # HandFlow steps
+        "undo",                               # confirm taking back the last action
+        "abort",                              # confirm throwing the hand away
+        "result",                             # the hand is over
+        "end",                                # confirm ending the match
+        "info",                               # the match so far (MENU)
+        "over",                               # the match is over
+    ]},
+    {"name": "admin", "children": ["menu", "enroll", "reset"]},
+]
+
+
+def leaves(states: list[Any] | None = None, prefix: str = "") -> list[str]:
+    """The names of the states that have no children (where the machine rests)."""
+    out: list[str] = []
+    for s in STATES if states is None else states:
+        if isinstance(s, str):
+            out.append(prefix + s)
+        else:
+            out.extend(leaves(s["children"], prefix + s["name"] + "_"))
+    return out
+
+
+LEAVES: tuple[str, ...] = tuple(leaves())
+_NOT_ADMIN = [s for s in LEAVES if not s.startswith("admin") and s != "boot"]
+_PLAYING = ["match_deal", "match_hand"]           # a hand is being learnt or played
+_CONFIRMS = ["match_undo", "match_abort", "match_end", "match_info"]
+
+
+def _t(trigger: str, source: str | list[str], dest: str | None, **kw: Any) -> dict[str, Any]:
+    return {"trigger": trigger, "source": source, "dest": dest, **kw}
+
+
+#: Where `step` leads, tried in this order.
+ROUTES: list[tuple[str, str]] = [
+    ("has_no_match", "ready"),
+    ("is_match_over", "match_over"),
+    ("needs_scan", "match_deal_scan"),
+    ("needs_dealt", "match_deal_dealt"),
+    ("is_step_show", "match_hand_show"),
+    ("is_step_choose", "match_hand_choose"),
+    ("is_step_card", "match_hand_card"),
+    ("is_step_play", "match_hand_play"),
+    ("is_hand_done", "match_result"),
+]
+
+TRANSITIONS: list[dict[str, Any]] = [
+    # --- following the session --------------------------------------------------------
+    *[_t("step", ["boot", "ready", "match"], dest, conditions=cond) for cond, dest in ROUTES],
+
+    # --- the admin tag opens (and closes) the admin menu from anywhere ---------------------
+    _t("read", _NOT_ADMIN, "admin_menu", conditions="is_admin_tag", after="open_admin"),
+    _t("read", "admin", "boot", conditions="is_admin_tag", after="leave_admin"),
+
+    # --- no match -----------------------------------------------------------------------------
+    _t("read", "ready", None, after="identify_card"),
+    _t("ok", "ready", None, after="start_match"),
+    _t("menu", "ready", "setup_game", after="begin_setup"),
+    _t("menu", "setup", None, after="next_value"),
+    _t("ok", "setup_game", "setup_options", conditions="has_options", after="pick_game"),
+    _t("ok", "setup_game", "setup_knowledge", after="pick_game"),
+    _t("ok", "setup_options", None, conditions="has_more_options", after="next_option"),
+    _t("ok", "setup_options", "setup_knowledge"),
+    _t("ok", "setup_knowledge", "setup_language"),
+    _t("ok", "setup_language", "ready", after="commit_setup"),
+    _t("undo", "setup", "ready", after="cancel_setup"),
+
+    # --- learning the hands and playing them -----------------------------------------------
+    _t("read", "match_deal_scan", None, after="take_scan"),
+    _t("read", "match_deal_dealt", None, after="take_dealt"),
+    _t("read", "match_hand", None, after="take_card"),
+    _t("menu", "match_hand_choose", None, after="next_choice"),
+    _t("ok", "match_hand_choose", None, after="take_choice"),
+    _t("ok", _PLAYING, None, after="dismiss"),
+    _t("menu", _PLAYING, "match_info"),
+    _t("undo", [*_PLAYING, "match_result"], "match_undo", conditions="can_undo"),
+    _t("undo", [*_PLAYING, "match_result"], None, after="refuse_undo"),
+    _t("undo_long", [*_PLAYING, "match_result"], "match_abort"),
+
+    # --- confirmations: OK confirms, UNDO or MENU goes back ----------------------------------
+    _t("ok", "match_undo", None, after="take_undo"),
+    _t("ok", "match_abort", None, after="take_abort"),
+    _t("ok", "match_end", "ready", after="take_end"),
+    _t("ok", "match_info", None, after="go_back"),
+    _t("undo", _CONFIRMS, None, after="go_back"),
+    _t("menu", _CONFIRMS, None, after="go_back"),
+
+    # --- the hand is over -------------------------------------------------------------------
+    _t("ok", "match_result", None, after="take_next_hand"),
+    _t("menu", "match_result", "match_end"),
+    _t("ok", "match_over", "ready", after="close_match"),
+
+    # --- admin: enrollment and reset --------------------------------------------------------
+    _t("menu", "admin_menu", None, after="next_item"),
+    _t("ok", "admin_menu", "admin_enroll", conditions="is_item_enroll", after="begin_enroll"),
+    _t("ok", "admin_menu", "admin_reset", conditions="is_item_reset"),
+    _t("ok", "admin_menu", "boot", after="leave_admin"),
+    _t("undo", "admin_menu", "boot", after="leave_admin"),
+    _t("read", "admin_enroll", None, after="take_enroll"),
+    _t("undo", "admin_enroll", None, after="unenroll_last"),
+    _t("ok", "admin_enroll", "admin_menu", conditions="is_enroll_complete"),
+    _t("menu", "admin_enroll", "admin_menu"),
+    _t("ok", "admin_reset", "boot", after="take_reset"),
+    _t("undo", "admin_reset", "admin_menu"),
+    _t("menu", "admin_reset", "admin_menu"),
+
+    # --- readers going away and coming back, in any state ------------------------------------
+    _t("reader_offline", "*", None, after="mark_offline"),
+    _t("reader_back", "*", None, after="mark_back"),
+]
+
+
+def build(model: Any, graph: bool = False) -> Any:
+    """The machine for `model` (a `TableModel`), in its initial state `boot`.
+    `graph=True` builds the diagram-capable variant (for `mermaid`)."""
+    if graph:
+        from transitions.extensions import HierarchicalGraphMachine as Machine
+        extra: dict[str, Any] = {"graph_engine": "mermaid", "show_conditions": True,
+                                 "title": "cardtable controller"}
+    else:
+        from transitions.extensions import HierarchicalMachine as Machine
+        extra = {}
+    return Machine(model=model, states=STATES, transitions=TRANSITIONS, initial="boot",
+                   queued=True, auto_transitions=False, send_event=False,
+                   ignore_invalid_triggers=False, **extra)
+
+
+class _Diagram:
+    """A bare model: the diagram needs the tables, not the callbacks."""
+
+
+def mermaid() -> str:
+    """The machine as a mermaid state diagram (no graphviz needed)."""
+    m = build(_Diagram(), graph=True)
+    text: str = m.get_graph().draw(None)
+    # Drop the styling of the "active" state: the diagram shows the tables.
+    lines = [ln for ln in text.splitlines()
+             if not ln.strip().startswith(("Class ", "classDef "))]
+    return "\n".join(ln.rstrip() for ln in lines).strip() + "\n"

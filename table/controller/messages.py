@@ -1,0 +1,78 @@
+"""The controller's own message codes (refusals and prompts), in English,
+Romanian and Hungarian, registered with the engine's message table so that
+they render like the engine's own (`engine.messages.render`)."""
+
+from __future__ import annotations
+
+from engine import messages
+
+TEMPLATES: dict[str, dict[str, str]] = {
+    "table_hand_full": {
+        "en": "Seat {seat} already has its {count} cards.",
+        "ro": "Locul {seat} are deja toate cele {count} cărți.",
+        "hu": "A(z) {seat}. helynek már megvan mind a {count} lapja.",
+    },
+    "table_already_read": {
+        "en": "The {card_name} was already read for seat {owner}.",
+        "ro": "{card_name_cap} a fost deja citit pentru locul {owner}.",
+        "hu": "{card_name_cap} már be lett olvasva a(z) {owner}. helynek.",
+    },
+    "table_unknown_uid": {
+        "en": "Unknown card {uid}. To enroll it: admin tag, then Enroll.",
+        "ro": "Carte necunoscută {uid}. Înregistrare: eticheta admin, apoi Înregistrare.",
+        "hu": "Ismeretlen lap: {uid}. Felvétel: admin címke, majd Felvétel.",
+    },
+    "table_not_in_pack": {
+        "en": "This card ({code}, pack {pack}) is not in this game's pack.",
+        "ro": "Această carte ({code}, pachetul {pack}) nu este din pachetul jocului.",
+        "hu": "Ez a lap ({code}, {pack}. pakli) nincs a játék paklijában.",
+    },
+    "table_already_enrolled": {
+        "en": "This sticker is already the {card_name} of pack {pack}.",
+        "ro": "Această etichetă este deja {card_name} din pachetul {pack}.",
+        "hu": "Ez a matrica már a(z) {pack}. pakli lapja: {card_name}.",
+    },
+    "table_revoke": {
+        "en": "Revoke! Seat {seat} showed no {suit_name} in trick {trick}, yet played one now.",
+        "ro": "Renonț! Locul {seat} nu a avut {suit_name} la mâna {trick}, dar acum a jucat.",
+        "hu": "Szabálytalan! A(z) {seat}. hely a(z) {trick}. ütésben nem adott {suit_name} "
+              "lapot, most mégis tett.",
+    },
+    "table_no_match": {
+        "en": "No match is running: press OK to start one.",
+        "ro": "Nu se joacă niciun meci: apăsați OK pentru a începe.",
+        "hu": "Nincs folyamatban mérkőzés: az OK gombbal indítható.",
+    },
+    "table_reader_offline": {
+        "en": "The reader of seat {seat} does not answer.",
+        "ro": "Cititorul locului {seat} nu răspunde.",
+        "hu": "A(z) {seat}. hely olvasója nem válaszol.",
+    },
+}
+
+#: Prompts of the base `HandFlow`; games register their own prompt keys.
+PROMPTS: dict[str, dict[str, str]] = {
+    "show_trump": {
+        "en": "Seat {seat}: show the cards for trumps",
+        "ro": "Locul {seat}: arătați cărțile pentru atu",
+        "hu": "{seat}. hely: mutassa az adu lapjait",
+    },
+    "play": {
+        "en": "Seat {seat} to play",
+        "ro": "Joacă locul {seat}",
+        "hu": "{seat}. hely következik",
+    },
+}
+
+
+def register_all() -> None:
+    """Register every code above (prompts only where a game has not already)."""
+    for reason, templates in TEMPLATES.items():
+        messages.register(reason, templates)
+    known = messages.known_reasons()
+    for key, templates in PROMPTS.items():
+        if key not in known:
+            messages.register(key, templates)
+
+
+register_all()

@@ -1,0 +1,433 @@
+"""The presenter: from the model (machine state, session, overlay) to the
+view model the screens draw, in the players' language.
+
+Only generic facts of the engine are used (`Game.title`, `team_of`,
+`HandFlow.pending()`, the `Deal`'s trick and points, the match state's JSON
+`status` / `score` / `winner` fields), so every game gets the same screens.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine import messages
+from engine.cards import Card
+from engine.games.base import Game
+from engine.packs import PACKS
+from table.controller.session import Action, Hand, Read
+from table.screens.i18n import translator
+from table.screens.view import (
+    CardFace,
+    ChoiceView,
+    EnrollView,
+    ErrorView,
+    Header,
+    MenuView,
+    PlayView,
+    ProgressView,
+    SeatCell,
+    TeamLine,
+    TextView,
+    View,
+)
+
+if TYPE_CHECKING:
+    from table.controller.model import TableModel
+
+LANGUAGE_NAMES = {"en": "English", "ro": "Română", "hu": "Magyar"}
+
+
+def face(c: Card, family: str) -> CardFace:
+    return CardFace.of(c.code, family)
+
+
+class Presenter:
+    """Builds the view for the model's current state (`view()`)."""
+
+    def __init__(self, model: TableModel) -> None:
+        self.m = model
+
+    # ----- helpers ----------------------------------------------------------------------------
+
+    @property
+    def _(self) -> Any:
+        return translator(self.m.lang)
+
+    def seat(self, s: int | None) -> str:
+        return self.m.seat_name(s)
+
+    def knowledge_label(self, mode: str) -> str:
+        _ = self._
+        return {"scan": _("players tap their cards"), "dealt": _("cards read while dealing"),
+                "open": _("open play, no scan")}.get(mode, mode)
+
+    def pack_label(self, pack_type: str) -> str:
+        _ = self._
+        pack = PACKS[pack_type]
+        if pack.copies > 1:
+            return _("French 2×{n}").format(n=pack.size // 2)
+        label = _("German {n}") if pack.family == "german" else _("French {n}")
+        text = label.format(n=pack.size)
+        if pack_type == "german30_kelebia":
+            text += " Kelebia"
+        return str(text)
+
+    def team_names(self, game: Game) -> list[str]:
+        groups: dict[int, list[str]] = {}
+        for s in range(game.players):
+            groups.setdefault(game.team_of(s), []).append(self.seat(s))
+        return ["+".join(groups[t]) for t in sorted(groups)]
+
+    def status_text(self, game: Game, state_json: dict[str, Any]) -> str:
+        """The match status in words: masters / slaves / even, score, winner."""
+        _ = self._
+        names = self.team_names(game)
+        parts: list[str] = []
+        status = state_json.get("status")
+        if status == "even":
+            parts.append(_("even"))
+        elif isinstance(status, str) and status.startswith("masters:"):
+            try:
+                t = int(status.split(":")[1])
+                parts.append(_("{masters} masters, {slaves} slaves").format(
+                    masters=names[t], slaves=names[1 - t]))
+            except (ValueError, IndexError):
+                parts.append(status)
+        elif isinstance(status, str):
+            parts.append(status)
+        score = state_json.get("score")
+        if isinstance(score, list) and len(score) == len(names):
+            parts.append(_("score") + " " + ":".join(str(x) for x in score))
+        return ", ".join(parts)
+
+    def winner_text(self, game: Game, state_json: dict[str, Any]) -> str:
+        _ = self._
+        w = state_json.get("winner")
+        names = self.team_names(game)
+        if isinstance(w, int) and 0 <= w < len(names):
+            return str(_("{team} win the match").format(team=names[w]))
+        return str(_("No winner: a draw"))
+
+    def header(self, hand: Hand | None = None, detail: str = "") -> Header:
+        match = self.m.session.match
+        if match is None:
+            game = self.m.session.selection.make_game()
+            return Header(game.title, None, game.pack.family, detail)
+        game = match.game
+        trump = None
+        if hand is not None and hand.flow is not None:
+            trump = hand.flow.trump
+        return Header(game.title, trump, game.pack.family, detail)
+
+    def banner(self) -> str:
+        off = sorted(self.m.offline)
+        if off:
+            return str(self._("Reader {seat} offline").format(seat=self.seat(off[0])))
+        return ""
+
+    # ----- the view -----------------------------------------------------------------------------
+
+    def view(self) -> View:
+        ov = self.m.overlay
+        if ov is not None and ov.kind in ("error", "revoke"):
+            _ = self._
+            if ov.kind == "revoke":
+                title = _("Revoke")
+            elif ov.title:
+                title = _("Seat {seat}").format(seat=ov.title)
+            else:
+                title = _("Not accepted")
+            return ErrorView(str(title), ov.message)
+        if ov is not None and ov.kind == "notice":
+            return TextView(Header(ov.title), (ov.message,))
+        state = self.m.state
+        build = getattr(self, "v_" + state, None)
+        if build is None:
+            build = self.v_match_hand_play if state.startswith("match_hand") else self.v_boot
+        return build()  # type: ignore[no-any-return]
+
+    def v_boot(self) -> View:
+        return TextView(Header("cardtable"), (str(self._("Starting…")),))
+
+    def v_ready(self) -> View:
+        _ = self._
+        sel = self.m.session.selection
+        game = sel.make_game()
+        lines = [_("Hands: {mode}").format(mode=self.knowledge_label(sel.knowledge))]
+        changed = [f"{k.replace('_', ' ')} {_value(v)}" for k, v in sel.options.items()
+                   if any(s.name == k and s.default != v for s in game.option_specs)]
+        if changed:
+            lines.append(", ".join(changed))
+        return TextView(Header(game.title, None, game.pack.family, str(_("ready"))),
+                        tuple(str(x) for x in lines), str(_("OK start · MENU change")))
+
+    # setup
+
+    def v_setup_game(self) -> View:
+        from engine.games import game_class
+
+        d = self.m.draft
+        assert d is not None
+        items = tuple(game_class(g).title for g in d.games)
+        return MenuView(str(self._("Game")), items, d.games.index(d.game)
+                        if d.game in d.games else 0, str(self._("MENU next · OK choose")))
+
+    def v_setup_options(self) -> View:
+        from table.controller.model import option_values
+
+        d = self.m.draft
+        assert d is not None
+        spec = d.current_spec()
+        if spec is None:
+            return self.v_setup_knowledge()
+        values = option_values(spec)
+        current = d.options.get(spec.name, spec.default)
+        cursor = next((i for i, v in enumerate(values)
+                       if v == current and type(v) is type(current)), 0)
+        return MenuView(spec.name.replace("_", " "), tuple(_value(v) for v in values), cursor,
+                        str(self._("MENU next · OK choose")))
+
+    def v_setup_knowledge(self) -> View:
+        from table.settings import KNOWLEDGE_MODES
+
+        d = self.m.draft
+        assert d is not None
+        return MenuView(str(self._("How hands are known")),
+                        tuple(self.knowledge_label(k) for k in KNOWLEDGE_MODES),
+                        list(KNOWLEDGE_MODES).index(d.knowledge),
+                        str(self._("MENU next · OK choose")))
+
+    def v_setup_language(self) -> View:
+        from table.settings import LANGUAGES
+
+        d = self.m.draft
+        assert d is not None
+        return MenuView(str(self._("Language")), tuple(LANGUAGE_NAMES[x] for x in LANGUAGES),
+                        list(LANGUAGES).index(d.language), str(self._("MENU next · OK choose")))
+
+    # learning the hands
+
+    def v_match_deal_scan(self) -> View:
+        _ = self._
+        hand = self.m.session.hand()
+        g = hand.game
+        seats = tuple((self.seat(s), len(hand.cards_of(s)), g.hand_size)
+                      for s in range(g.players))
+        return ProgressView(self.header(hand, str(_("Hand {n}").format(n=hand.number))),
+                            str(_("Each player taps their cards on their own reader")), seats,
+                            None, self.banner())
+
+    def v_match_deal_dealt(self) -> View:
+        _ = self._
+        hand = self.m.session.hand()
+        g = hand.game
+        seats = tuple((self.seat(s), len(hand.cards_of(s)), g.hand_size)
+                      for s in range(g.players))
+        prompt = _("Dealer {seat}: deal every card over the dealer's reader ({n}/{total})").format(
+            seat=self.seat(hand.dealer), n=len(hand.reads), total=len(hand.order))
+        return ProgressView(self.header(hand, str(_("Hand {n}").format(n=hand.number))),
+                            str(prompt), seats, hand.next_dealt_seat(), self.banner())
+
+    # the hand
+
+    def prompt(self, hand: Hand) -> str:
+        step = hand.step()
+        if step is None or not step.prompt:
+            return ""
+        return self.m.message(step.prompt, seat=step.seat, family=hand.game.pack.family)
+
+    def v_match_hand_show(self) -> View:
+        _ = self._
+        hand = self.m.session.hand()
+        flow = hand.flow
+        assert flow is not None
+        family = hand.game.pack.family
+        cards = tuple(face(c, family) for c in flow.shown)
+        return TextView(self.header(hand, str(_("Hand {n}").format(n=hand.number))),
+                        (self.prompt(hand),), self.banner(), cards)
+
+    def v_match_hand_card(self) -> View:
+        return self.v_match_hand_show()
+
+    def v_match_hand_choose(self) -> View:
+        _ = self._
+        hand = self.m.session.hand()
+        step = hand.step()
+        assert step is not None
+        labels = tuple(self.choice_label(hand, step.prompt, c) for c in step.choices)
+        return ChoiceView(self.header(hand, self.seat(step.seat)), self.prompt(hand), labels,
+                          self.m.choice_cursor(), str(_("MENU next · OK choose")))
+
+    def choice_label(self, hand: Hand, prompt: str, choice: str) -> str:
+        if choice.isdigit() and int(choice) < hand.game.players:
+            return str(self._("Seat {seat}").format(seat=self.seat(int(choice))))
+        for key in (f"{prompt}_{choice}", f"choice_{choice}", choice):
+            if key in messages.known_reasons():
+                return self.m.message(key, family=hand.game.pack.family)
+        return choice
+
+    def v_match_hand_play(self) -> View:
+        _ = self._
+        hand = self.m.session.hand()
+        flow = hand.flow
+        if flow is None or flow.deal is None:
+            return self.v_match_hand_show()
+        deal = flow.deal
+        game = hand.game
+        family = game.pack.family
+        n = game.players
+        step = hand.step()
+        turn = step.seat if step is not None and step.kind == "play" else None
+        trick = deal.current_trick
+        leader = deal.leader
+        winner = None
+        banner = self.banner()
+        if not trick and deal.tricks:
+            last = deal.tricks[-1]
+            trick, leader, winner = list(last.cards), last.leader, last.winner
+            if not banner:
+                banner = str(_("{seat} takes the trick (+{points})").format(
+                    seat=self.seat(last.winner), points=last.points))
+        cells = []
+        for s in range(n):
+            i = (s - leader) % n
+            c = trick[i] if i < len(trick) else None
+            cells.append(SeatCell(self.seat(s), face(c, family) if c else None, s == turn,
+                                  s == winner))
+        match = self.m.session.match
+        assert match is not None
+        teams = TeamLine(tuple(self.team_names(game)), tuple(deal.team_points()),
+                         self.status_text(game, hand.state.to_json()))
+        number = min(deal.trick_number, game.tricks_per_hand)
+        return PlayView(self.header(hand, str(_("T{n}").format(n=number))), tuple(cells),
+                        teams, self.prompt(hand), banner)
+
+    def v_match_result(self) -> View:
+        _ = self._
+        hand = self.m.session.hand()
+        flow = hand.flow
+        assert flow is not None
+        game = hand.game
+        result = flow.result()
+        after = flow.settled().to_json()
+        names = self.team_names(game)
+        points = " · ".join(f"{nm}: {p}" for nm, p in zip(names, result.points, strict=False))
+        lines = [points, self.status_text(game, after)]
+        if after.get("over"):
+            lines.append(self.winner_text(game, after))
+        elif isinstance(after.get("dealer"), int):
+            lines.append(str(_("Next dealer: {seat}").format(seat=self.seat(after["dealer"]))))
+        return TextView(self.header(hand, str(_("Hand {n}").format(n=hand.number))),
+                        tuple(lines), str(_("OK next · UNDO take back")))
+
+    # confirmations and information
+
+    def v_match_undo(self) -> View:
+        _ = self._
+        last = self.m.last_action()
+        hand = self.m.session.hand()
+        family = hand.game.pack.family
+        cards: tuple[CardFace, ...] = ()
+        if isinstance(last, Action) and last.card is not None:
+            cards = (face(last.card, family),)
+            what = _("Seat {seat}: {card}").format(
+                seat=self.seat(last.seat),
+                card=messages.card_name(last.card.code, family, self.m.lang))
+        elif isinstance(last, Action):
+            what = _("Seat {seat}: {card}").format(seat=self.seat(last.seat),
+                                                  card=last.choice or "")
+        elif isinstance(last, Read):
+            cards = (face(last.card, family),)
+            what = _("Seat {seat}: {card}").format(
+                seat=self.seat(last.seat),
+                card=messages.card_name(last.card.code, family, self.m.lang))
+        else:
+            what = ""
+        return TextView(Header(str(_("Take back?"))), (str(what),), str(_("OK yes · UNDO no")),
+                        cards)
+
+    def v_match_abort(self) -> View:
+        _ = self._
+        return TextView(Header(str(_("Deal again?"))),
+                        (str(_("This hand is thrown away; the same dealer deals again.")),),
+                        str(_("OK yes · UNDO no")))
+
+    def v_match_end(self) -> View:
+        _ = self._
+        match = self.m.session.match
+        assert match is not None
+        return TextView(Header(str(_("End the match?"))),
+                        (self.status_text(match.game, match.state.to_json()),),
+                        str(_("OK yes · UNDO no")))
+
+    def v_match_info(self) -> View:
+        _ = self._
+        match = self.m.session.match
+        assert match is not None
+        hand = match.hand
+        state = match.state.to_json()
+        lines = [self.status_text(match.game, state),
+                 _("Dealer: {seat}").format(seat=self.seat(match.state.dealer)),
+                 _("Hands: {mode}").format(mode=self.knowledge_label(match.selection.knowledge))]
+        detail = _("Hand {n}").format(n=hand.number) if hand is not None else ""
+        return TextView(self.header(hand, str(detail)), tuple(str(x) for x in lines),
+                        str(_("OK back")))
+
+    def v_match_over(self) -> View:
+        _ = self._
+        match = self.m.session.match
+        assert match is not None
+        state = match.state.to_json()
+        return TextView(Header(str(_("Match over"))),
+                        (self.winner_text(match.game, state),
+                         self.status_text(match.game, state)), str(_("OK new match")))
+
+    # admin
+
+    def admin_label(self, item: Any) -> str:
+        _ = self._
+        reg = self.m.registry
+        if item.kind == "continue":
+            rec = reg.pack(item.arg)
+            return str(_("Continue {pack} ({n}/{total})").format(
+                pack=self.pack_label(rec.type), n=rec.enrolled, total=rec.size))
+        if item.kind == "enroll":
+            return str(_("Enroll a pack: {pack}").format(pack=self.pack_label(item.arg)))
+        if item.kind == "reset":
+            return str(_("Reset the match"))
+        return str(_("Back"))
+
+    def v_admin_menu(self) -> View:
+        items = self.m.admin_items()
+        return MenuView(str(self._("Admin")), tuple(self.admin_label(i) for i in items),
+                        min(self.m.admin_cursor, len(items) - 1),
+                        str(self._("MENU next · OK choose")))
+
+    def v_admin_enroll(self) -> View:
+        _ = self._
+        number = self.m.enroll_pack
+        assert number is not None
+        rec = self.m.registry.pack(number)
+        nxt = self.m.registry.expected(number)
+        title = f"{number}: {self.pack_label(rec.type)}"
+        if nxt is None:
+            return EnrollView(title, None, "", rec.enrolled, rec.size,
+                              str(_("Pack complete")), str(_("OK done")))
+        _pos, c = nxt
+        family = rec.pack.family
+        message = (str(_("Enrolled: {card}").format(card=self.m.enroll_message))
+                   if self.m.enroll_message else str(_("Tap this card on any reader")))
+        return EnrollView(title, face(c, family), messages.card_name(c.code, family, self.m.lang),
+                          rec.enrolled, rec.size, message, str(_("UNDO take back · MENU pause")))
+
+    def v_admin_reset(self) -> View:
+        _ = self._
+        return TextView(Header(str(_("Reset the match?"))),
+                        (str(_("The match is closed; the journal keeps it.")),),
+                        str(_("OK yes · UNDO no")))
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    return str(v)

@@ -1,0 +1,374 @@
+"""The card registry: which sticker (UID) is which card of which pack.
+
+A table may have several packs enrolled, of any of the engine's pack types
+(two copies of every card for the double pack). A pack is enrolled by tapping
+its cards in a fixed order (the pack's own order, shown on the screen); each
+UID is stored the moment it is tapped, so an interrupted enrollment resumes
+where it stopped. A UID can belong to one card only. The registry is kept in
+SQLite and can be exported to, and imported from, a JSON file.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.cards import Card
+from engine.packs import PACKS, Pack
+
+EXPORT_FORMAT = "cardtable-registry"
+EXPORT_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS packs (
+    number INTEGER PRIMARY KEY,
+    type   TEXT NOT NULL,
+    name   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cards (
+    uid      TEXT PRIMARY KEY,
+    pack     INTEGER NOT NULL REFERENCES packs(number),
+    position INTEGER NOT NULL,
+    UNIQUE (pack, position)
+);
+"""
+
+
+class RegistryError(ValueError):
+    """A registry request that cannot be done; nothing was changed."""
+
+
+class AlreadyEnrolled(RegistryError):
+    def __init__(self, uid: str, existing: Enrolled) -> None:
+        self.uid = uid
+        self.existing = existing
+        super().__init__(f"UID {uid} is already enrolled as {existing.card.code} "
+                         f"of pack {existing.pack}")
+
+
+def normalise_uid(uid: object) -> str:
+    """Upper-case hex without separators, 4 to 10 bytes; `RegistryError` otherwise."""
+    if not isinstance(uid, str):
+        raise RegistryError(f"a UID must be text, not {type(uid).__name__}")
+    text = uid.replace(":", "").replace(" ", "").upper()
+    if (not 8 <= len(text) <= 20 or len(text) % 2
+            or any(c not in "0123456789ABCDEF" for c in text)):
+        raise RegistryError(f"{uid!r} is not a card UID (4 to 10 bytes in hexadecimal)")
+    return text
+
+
+def is_uid(text: str) -> bool:
+    try:
+        normalise_uid(text)
+    except RegistryError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class PackRecord:
+    """An enrolled (or partly enrolled) pack. `number` counts from 1."""
+
+    number: int
+    type: str
+    name: str
+    enrolled: int
+
+    @property
+    def pack(self) -> Pack:
+        return PACKS[self.type]
+
+    @property
+    def size(self) -> int:
+        return self.pack.size
+
+    @property
+    def complete(self) -> bool:
+        return self.enrolled >= self.size
+
+    def card_at(self, position: int) -> Card:
+        return self.pack.cards[position]
+
+    def copy_at(self, position: int) -> int:
+        """1 for the first copy of a card in the pack's order, 2 for the second."""
+        c = self.pack.cards[position]
+        return self.pack.cards[:position + 1].count(c)
+
+
+@dataclass(frozen=True)
+class Enrolled:
+    """What a UID is: `card` (copy `copy`) of pack number `pack`."""
+
+    uid: str
+    pack: int
+    pack_type: str
+    position: int
+    card: Card
+    copy: int
+
+    @property
+    def family(self) -> str:
+        return PACKS[self.pack_type].family
+
+
+def virtual_uid(pack_number: int, position: int, card: Card, copy: int = 1) -> str:
+    """A made-up 7-byte UID for a card of a virtual (simulated) pack:
+    `F0CA`, the pack number, the position, the card code in ASCII, the copy."""
+    return (f"F0CA{pack_number % 256:02X}{position % 256:02X}"
+            f"{card.code.encode('ascii').hex().upper()}{copy % 256:02X}")
+
+
+class CardRegistry:
+    """The registry in an SQLite file (`":memory:"` for a throwaway one)."""
+
+    def __init__(self, path: str | Path = ":memory:") -> None:
+        self.path = str(path)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(_SCHEMA)
+            self._load()
+        except sqlite3.DatabaseError as exc:
+            raise RegistryError(f"the card registry {self.path} cannot be read ({exc}); "
+                                "it was left as it is") from None
+
+    def _load(self) -> None:
+        self._packs: dict[int, tuple[str, str]] = {
+            n: (t, name) for n, t, name in self.db.execute("SELECT number, type, name FROM packs")}
+        for n, (t, _) in self._packs.items():
+            if t not in PACKS:
+                raise RegistryError(f"pack {n} has an unknown pack type {t!r}")
+        self._by_uid: dict[str, Enrolled] = {}
+        self._count: dict[int, int] = {n: 0 for n in self._packs}
+        for uid, pack, position in self.db.execute("SELECT uid, pack, position FROM cards"):
+            self._by_uid[uid] = self._make(uid, pack, position)
+            self._count[pack] += 1
+
+    def _make(self, uid: str, pack: int, position: int) -> Enrolled:
+        ptype = self._packs[pack][0]
+        rec = PackRecord(pack, ptype, self._packs[pack][1], 0)
+        return Enrolled(uid, pack, ptype, position, rec.card_at(position), rec.copy_at(position))
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ----- questions -------------------------------------------------------------
+
+    def lookup(self, uid: str) -> Enrolled | None:
+        """What this UID is, or None when it is not enrolled."""
+        return self._by_uid.get(uid)
+
+    def __len__(self) -> int:
+        return len(self._by_uid)
+
+    def packs(self) -> list[PackRecord]:
+        return [self.pack(n) for n in sorted(self._packs)]
+
+    def pack(self, number: int) -> PackRecord:
+        if number not in self._packs:
+            raise RegistryError(f"there is no pack number {number}")
+        t, name = self._packs[number]
+        return PackRecord(number, t, name, self._count[number])
+
+    def unfinished(self) -> PackRecord | None:
+        """The last pack whose enrollment was not finished."""
+        for rec in reversed(self.packs()):
+            if not rec.complete:
+                return rec
+        return None
+
+    def expected(self, number: int) -> tuple[int, Card] | None:
+        """The next card to tap for pack `number` (position, card), or None when complete."""
+        rec = self.pack(number)
+        if rec.complete:
+            return None
+        return rec.enrolled, rec.card_at(rec.enrolled)
+
+    def uids_of(self, number: int) -> list[str]:
+        """The UIDs of a pack in enrollment order."""
+        return [u for (u,) in self.db.execute(
+            "SELECT uid FROM cards WHERE pack = ? ORDER BY position", (number,))]
+
+    def uid_for(self, card: Card, family: str, copy: int = 1) -> str | None:
+        """A UID enrolled for this card code (copy `copy`) in a pack of `family`;
+        the first pack wins. None when there is none."""
+        best: tuple[int, str] | None = None
+        for e in self._by_uid.values():
+            if e.card == card and e.copy == copy and e.family == family:
+                if best is None or e.pack < best[0]:
+                    best = (e.pack, e.uid)
+        return best[1] if best else None
+
+    # ----- enrollment --------------------------------------------------------------
+
+    def new_pack(self, pack_type: str, name: str | None = None) -> PackRecord:
+        if pack_type not in PACKS:
+            raise RegistryError(f"unknown pack type {pack_type!r}; "
+                                f"pack types: {', '.join(PACKS)}")
+        number = max(self._packs, default=0) + 1
+        name = name or f"{pack_type} #{number}"
+        self.db.execute("INSERT INTO packs (number, type, name) VALUES (?, ?, ?)",
+                        (number, pack_type, name))
+        self._packs[number] = (pack_type, name)
+        self._count[number] = 0
+        return self.pack(number)
+
+    def enroll(self, number: int, uid: str) -> Enrolled:
+        """Give the next card of pack `number` this UID. `AlreadyEnrolled` if
+        the UID belongs to a card already; `RegistryError` if the pack is complete."""
+        uid = normalise_uid(uid)
+        nxt = self.expected(number)
+        if nxt is None:
+            raise RegistryError(f"pack {number} is complete")
+        existing = self._by_uid.get(uid)
+        if existing is not None:
+            raise AlreadyEnrolled(uid, existing)
+        position, _ = nxt
+        self.db.execute("INSERT INTO cards (uid, pack, position) VALUES (?, ?, ?)",
+                        (uid, number, position))
+        e = self._make(uid, number, position)
+        self._by_uid[uid] = e
+        self._count[number] += 1
+        return e
+
+    def unenroll_last(self, number: int) -> Enrolled | None:
+        """Take back the last card enrolled in pack `number` (None if it has none)."""
+        rec = self.pack(number)
+        if rec.enrolled == 0:
+            return None
+        row = self.db.execute("SELECT uid FROM cards WHERE pack = ? AND position = ?",
+                              (number, rec.enrolled - 1)).fetchone()
+        uid = row[0]
+        self.db.execute("DELETE FROM cards WHERE uid = ?", (uid,))
+        self._count[number] -= 1
+        return self._by_uid.pop(uid)
+
+    def remove_pack(self, number: int) -> None:
+        self.pack(number)
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("DELETE FROM cards WHERE pack = ?", (number,))
+            self.db.execute("DELETE FROM packs WHERE number = ?", (number,))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self._load()
+
+    def enroll_virtual(self, pack_type: str) -> PackRecord:
+        """Enroll a whole pack with made-up UIDs (`virtual_uid`): for the
+        simulator and `cardtable run --hardware mock`, never for a real table."""
+        rec = self.new_pack(pack_type, f"virtual {pack_type}")
+        for pos, c in enumerate(rec.pack.cards):
+            self.enroll(rec.number, virtual_uid(rec.number, pos, c, rec.copy_at(pos)))
+        return self.pack(rec.number)
+
+    # ----- export and import ---------------------------------------------------------
+
+    def export_data(self) -> dict[str, Any]:
+        packs = []
+        for rec in self.packs():
+            uids = self.uids_of(rec.number)
+            packs.append({
+                "number": rec.number, "type": rec.type, "name": rec.name,
+                "cards": [{"uid": u, "card": rec.card_at(i).code, "copy": rec.copy_at(i)}
+                          for i, u in enumerate(uids)],
+            })
+        return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "packs": packs}
+
+    def export_file(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.export_data(), indent=1, ensure_ascii=False) + "\n",
+                              encoding="utf-8")
+
+    def import_data(self, data: object) -> list[PackRecord]:
+        """Add the packs of an export to this registry, as new pack numbers.
+        Everything is checked first: on any mistake (a bad file, a UID this
+        registry or the file already has) nothing is added."""
+        packs = _check_export(data)
+        seen: dict[str, str] = {}
+        for i, p in enumerate(packs, 1):
+            for c in p["uids"]:
+                where = f"pack {i} of the file"
+                if c in self._by_uid:
+                    e = self._by_uid[c]
+                    raise RegistryError(f"UID {c} ({where}) is already enrolled here as "
+                                        f"{e.card.code} of pack {e.pack}; nothing was imported")
+                if c in seen:
+                    raise RegistryError(f"UID {c} appears twice in the file ({seen[c]} and "
+                                        f"{where}); nothing was imported")
+                seen[c] = where
+        added: list[int] = []
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            number = max(self._packs, default=0)
+            for p in packs:
+                number += 1
+                self.db.execute("INSERT INTO packs (number, type, name) VALUES (?, ?, ?)",
+                                (number, p["type"], p["name"]))
+                self.db.executemany("INSERT INTO cards (uid, pack, position) VALUES (?, ?, ?)",
+                                    [(u, number, pos) for pos, u in enumerate(p["uids"])])
+                added.append(number)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            self._load()
+            raise
+        self._load()
+        return [self.pack(n) for n in added]
+
+    def import_file(self, path: str | Path) -> list[PackRecord]:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RegistryError(f"cannot read {path}: {exc.strerror or exc}") from None
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise RegistryError(f"{path} is not a registry export (not JSON: {exc})") from None
+        return self.import_data(data)
+
+
+def _check_export(data: object) -> list[dict[str, Any]]:
+    """The packs of an export, each as {type, name, uids}, or `RegistryError`."""
+    if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
+        raise RegistryError(f'not a registry export (needs "format": "{EXPORT_FORMAT}")')
+    if data.get("version") != EXPORT_VERSION:
+        raise RegistryError(f"registry export version {data.get('version')!r} is not "
+                            f"supported (this version reads {EXPORT_VERSION})")
+    raw = data.get("packs")
+    if not isinstance(raw, list):
+        raise RegistryError('"packs" must be a list')
+    out = []
+    for i, p in enumerate(raw, 1):
+        if not isinstance(p, Mapping):
+            raise RegistryError(f"pack {i} of the file is not an object")
+        ptype = p.get("type")
+        if ptype not in PACKS:
+            raise RegistryError(f"pack {i} of the file has an unknown type {ptype!r}")
+        pack = PACKS[str(ptype)]
+        cards = p.get("cards")
+        if not isinstance(cards, list) or len(cards) > pack.size:
+            raise RegistryError(f"pack {i} of the file: \"cards\" must be a list of at most "
+                                f"{pack.size} cards")
+        uids = []
+        for pos, c in enumerate(cards):
+            if not isinstance(c, Mapping):
+                raise RegistryError(f"pack {i}, card {pos + 1} of the file is not an object")
+            if c.get("card") != pack.cards[pos].code:
+                raise RegistryError(
+                    f"pack {i}, card {pos + 1} of the file should be {pack.cards[pos].code} "
+                    f"(the {ptype} order), not {c.get('card')!r}")
+            uids.append(normalise_uid(c.get("uid")))
+        name = p.get("name")
+        out.append({"type": str(ptype), "name": str(name) if name else f"{ptype} (imported)",
+                    "uids": uids})
+    return out
+
+
+def pack_types() -> Iterable[str]:
+    return PACKS.keys()

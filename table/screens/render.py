@@ -1,0 +1,391 @@
+"""Pure functions from a view model (`table.screens.view`) to a 1-bit frame.
+
+`render(view, size)` gives a mode "1" image of `size` (128×64, 128×32 or
+128×128; other sizes work with the nearest layout). Nothing here reads the
+clock, the controller or the disk except the bundled font (DejaVu Sans
+Condensed, which has every Romanian and Hungarian letter).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from table.screens.suits import SIGN_SIZE, suit_sign
+from table.screens.view import (
+    CardFace,
+    ChoiceView,
+    EnrollView,
+    ErrorView,
+    Header,
+    MenuView,
+    PlayView,
+    ProgressView,
+    SeatCell,
+    TextView,
+    View,
+)
+
+FONT_PATH = Path(__file__).parent / "fonts" / "DejaVuSansCondensed.ttf"
+SIZES: tuple[tuple[int, int], ...] = ((128, 64), (128, 32), (128, 128))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Font size, line pitch and suit-sign scale for a screen height."""
+
+    font_size: int
+    pitch: int
+    scale: int
+    lines: int
+
+    @classmethod
+    def for_size(cls, size: tuple[int, int]) -> Layout:
+        h = size[1]
+        if h < 48:
+            return cls(9, 11, 1, max(1, h // 11))
+        if h < 96:
+            return cls(10, 12, 1, h // 12)
+        return cls(14, 16, 2, h // 16)
+
+    @property
+    def compact(self) -> bool:
+        return self.lines <= 3
+
+
+@lru_cache(maxsize=8)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT_PATH), size)
+
+
+class Canvas:
+    """A frame being drawn: text, suit signs, cards, inverse bars."""
+
+    def __init__(self, size: tuple[int, int], inverse: bool = False) -> None:
+        self.size = size
+        self.layout = Layout.for_size(size)
+        self.font = font(self.layout.font_size)
+        self.ink = 0 if inverse else 1
+        self.paper = 1 - self.ink
+        self.image = Image.new("1", size, self.paper)
+        self.draw = ImageDraw.Draw(self.image)
+        self.draw.fontmode = "1"
+
+    @property
+    def width(self) -> int:
+        return self.size[0]
+
+    def text_width(self, text: str) -> int:
+        return int(self.font.getlength(text) + 0.5)
+
+    def text(self, x: int, y: int, text: str, ink: int | None = None) -> int:
+        """Draw `text` with its top at `y`; returns the x after it."""
+        self.draw.text((x, y), text, font=self.font, fill=self.ink if ink is None else ink)
+        return x + self.text_width(text)
+
+    def sign(self, x: int, y: int, suit: str, family: str, ink: int | None = None) -> int:
+        """Draw a suit sign, vertically centred on a text line at `y`."""
+        s = self.layout.scale
+        img = suit_sign(suit, family, s)
+        top = y + max(0, (self.layout.pitch - SIGN_SIZE * s) // 2)
+        self.draw.bitmap((x, top), img, fill=self.ink if ink is None else ink)
+        return x + SIGN_SIZE * s + 1
+
+    def card(self, x: int, y: int, face: CardFace, ink: int | None = None) -> int:
+        x = self.text(x, y, face.rank, ink)
+        return self.sign(x + 1, y, face.suit, face.family, ink)
+
+    def card_width(self, face: CardFace) -> int:
+        return self.text_width(face.rank) + 2 + SIGN_SIZE * self.layout.scale
+
+    def bar(self, y: int, height: int | None = None) -> None:
+        """An inverse bar a line high at `y` (for a cursor or a banner)."""
+        h = self.layout.pitch if height is None else height
+        self.draw.rectangle((0, y, self.width - 1, y + h - 1), fill=self.ink)
+
+    def fit(self, text: str, width: int) -> str:
+        """`text` cut (with "…") to fit `width` pixels."""
+        if self.text_width(text) <= width:
+            return text
+        while text and self.text_width(text + "…") > width:
+            text = text[:-1]
+        return text + "…"
+
+    def wrap(self, text: str, width: int | None = None) -> list[str]:
+        """Greedy word wrap to `width` pixels (the screen's width by default)."""
+        width = self.width - 2 if width is None else width
+        lines: list[str] = []
+        for para in text.split("\n"):
+            line = ""
+            for word in para.split():
+                trial = f"{line} {word}" if line else word
+                if self.text_width(trial) <= width:
+                    line = trial
+                    continue
+                if line:
+                    lines.append(line)
+                while self.text_width(word) > width:
+                    cut = len(word)
+                    while cut > 1 and self.text_width(word[:cut]) > width:
+                        cut -= 1
+                    lines.append(word[:cut])
+                    word = word[cut:]
+                line = word
+            lines.append(line)
+        return lines
+
+    def header(self, h: Header) -> int:
+        """The title line with the trump sign and detail; returns the next y."""
+        right = self.width
+        if h.detail:
+            right -= self.text_width(h.detail) + 1
+            self.text(right, 0, h.detail)
+        if h.trump:
+            right -= SIGN_SIZE * self.layout.scale + 3
+            self.sign(right, 0, h.trump, h.family)
+        self.text(0, 0, self.fit(h.title, right - 3))
+        y = self.layout.pitch - 1
+        self.draw.line((0, y, self.width - 1, y), fill=self.ink)
+        return self.layout.pitch + 1
+
+    def lines(self, y: int, lines: list[str], bottom: int) -> int:
+        for line in lines:
+            if y + self.layout.pitch > bottom + 2:
+                break
+            self.text(1, y, line)
+            y += self.layout.pitch
+        return y
+
+    def hint(self, text: str) -> int:
+        """A hint on the last line; returns the y above it."""
+        if not text:
+            return self.size[1]
+        y = self.size[1] - self.layout.pitch
+        self.text(1, y, self.fit(text, self.width - 2))
+        return y
+
+
+def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
+    """The frame for `view` at `size` (a mode "1" image)."""
+    if isinstance(view, PlayView):
+        return render_play(view, size)
+    if isinstance(view, ProgressView):
+        return render_progress(view, size)
+    if isinstance(view, ChoiceView):
+        return render_choice(view, size)
+    if isinstance(view, TextView):
+        return render_text(view, size)
+    if isinstance(view, MenuView):
+        return render_menu(view, size)
+    if isinstance(view, EnrollView):
+        return render_enroll(view, size)
+    if isinstance(view, ErrorView):
+        return render_error(view, size)
+    raise TypeError(f"no screen for {type(view).__name__}")
+
+
+def _columns(n: int) -> int:
+    return n if n <= 2 else (n + 1) // 2
+
+
+def _seat_cell(c: Canvas, x: int, y: int, width: int, cell: SeatCell) -> None:
+    if cell.turn:
+        # a small arrow in front of the seat whose turn it is
+        p = c.layout.pitch
+        mid = y + p // 2
+        c.draw.polygon([(x, mid - 3), (x, mid + 3), (x + 3, mid)], fill=c.ink)
+    x += 5
+    card_w = c.card_width(cell.card) if cell.card else c.text_width("-")
+    name = c.fit(cell.name, max(6, width - card_w - 10))
+    x = c.text(x, y, name + ":")
+    if cell.card is not None:
+        if cell.winner:
+            w = c.card_width(cell.card) + 2
+            c.draw.rectangle((x + 1, y + 1, x + w, y + c.layout.pitch - 1), fill=c.ink)
+            c.card(x + 2, y, cell.card, ink=c.paper)
+        else:
+            c.card(x + 2, y, cell.card)
+    else:
+        c.text(x + 2, y, "-")
+
+
+def _compact_cell(c: Canvas, x: int, y: int, width: int, cell: SeatCell) -> None:
+    """A seat in one narrow cell: the turn arrow, the name if there is room, the card."""
+    if cell.turn:
+        mid = y + c.layout.pitch // 2
+        c.draw.polygon([(x, mid - 3), (x, mid + 3), (x + 3, mid)], fill=c.ink)
+    x += 4
+    card_w = c.card_width(cell.card) if cell.card else c.text_width("-")
+    if width - 4 - card_w >= c.text_width(cell.name[:2]) + 2:
+        x = c.text(x, y, c.fit(cell.name, width - 6 - card_w)) + 2
+    if cell.card is None:
+        c.text(x, y, "-")
+    elif cell.winner:
+        c.draw.rectangle((x - 1, y + 1, x + card_w, y + c.layout.pitch - 1), fill=c.ink)
+        c.card(x, y, cell.card, ink=c.paper)
+    else:
+        c.card(x, y, cell.card)
+
+
+def render_play(v: PlayView, size: tuple[int, int]) -> Image.Image:
+    c = Canvas(size)
+    y = c.header(v.header)
+    p = c.layout.pitch
+    if c.layout.compact:
+        # one line of the trick, then the points
+        per = c.width // max(1, len(v.seats))
+        for i, cell in enumerate(v.seats):
+            _compact_cell(c, i * per, y, per, cell)
+        y += p
+        if v.banner:
+            c.bar(y)
+            c.text(1, y, c.fit(v.banner, c.width - 2), ink=c.paper)
+        elif v.teams is not None:
+            c.text(1, y, c.fit(_teams_text(v), c.width - 2))
+        return c.image
+    cols = 2 if c.layout.lines > 6 else _columns(len(v.seats))
+    per = c.width // cols
+    for i, cell in enumerate(v.seats):
+        row, col = divmod(i, cols)
+        _seat_cell(c, col * per, y + row * p, per, cell)
+    y += p * ((len(v.seats) + cols - 1) // cols)
+    bottom = size[1]
+    if v.teams is not None:
+        c.text(1, y, c.fit(_teams_points(v), c.width - 2))
+        y += p
+    rest: list[str] = []
+    if v.teams is not None and v.teams.status:
+        rest.append(v.teams.status)
+    if c.layout.lines > 6 and v.prompt:
+        rest.extend(c.wrap(v.prompt))
+    for line in rest:
+        if y + p > bottom - (p if v.banner else 0) + 2:
+            break
+        c.text(1, y, c.fit(line, c.width - 2))
+        y += p
+    if v.banner:
+        yb = bottom - p
+        c.bar(yb)
+        c.text(1, yb, c.fit(v.banner, c.width - 2), ink=c.paper)
+    return c.image
+
+
+def _teams_points(v: PlayView) -> str:
+    assert v.teams is not None
+    return "  ".join(f"{n}: {pts}" for n, pts in zip(v.teams.names, v.teams.points,
+                                                       strict=False))
+
+
+def _teams_text(v: PlayView) -> str:
+    assert v.teams is not None
+    text = _teams_points(v)
+    return f"{text}  {v.teams.status}" if v.teams.status else text
+
+
+def render_progress(v: ProgressView, size: tuple[int, int]) -> Image.Image:
+    c = Canvas(size)
+    y = c.header(v.header)
+    p = c.layout.pitch
+    cols = len(v.seats) if c.layout.compact else _columns(len(v.seats))
+    per = c.width // max(1, cols)
+    for i, (name, have, total) in enumerate(v.seats):
+        row, col = divmod(i, cols)
+        x, yy = col * per, y + row * p
+        done = have >= total
+        label = c.fit(f"{name}:", per - c.text_width(f"{have}/{total}") - 8)
+        text = f"{label}{have}/{total}" if c.layout.compact else f"{label} {have}/{total}"
+        if i == v.active and not done:
+            c.draw.polygon([(x, yy + p // 2 - 3), (x, yy + p // 2 + 3), (x + 3, yy + p // 2)],
+                           fill=c.ink)
+        if done:
+            w = c.text_width(text) + 2
+            c.draw.rectangle((x + 4, yy + 1, x + 5 + w, yy + p - 1), fill=c.ink)
+            c.text(x + 5, yy, text, ink=c.paper)
+        else:
+            c.text(x + 5, yy, text)
+    y += p * ((len(v.seats) + cols - 1) // cols)
+    bottom = size[1]
+    if v.banner:
+        bottom -= p
+        c.bar(bottom)
+        c.text(1, bottom, c.fit(v.banner, c.width - 2), ink=c.paper)
+    c.lines(y, c.wrap(v.prompt), bottom - p)
+    return c.image
+
+
+def render_choice(v: ChoiceView, size: tuple[int, int]) -> Image.Image:
+    c = Canvas(size)
+    y = c.header(v.header)
+    p = c.layout.pitch
+    bottom = c.hint(v.hint)
+    prompt = c.wrap(v.prompt)
+    room = (bottom - y) // p
+    n_prompt = min(len(prompt), max(1, room - 1)) if room > 1 else 0
+    y = c.lines(y, prompt[:n_prompt], bottom)
+    _list(c, y, bottom, v.choices, v.cursor)
+    return c.image
+
+
+def _list(c: Canvas, y: int, bottom: int, items: tuple[str, ...], cursor: int) -> None:
+    """Items one a line; the cursor's item in inverse video; scrolls to it."""
+    p = c.layout.pitch
+    room = max(1, (bottom - y) // p)
+    first = 0 if cursor < room else cursor - room + 1
+    for i, item in enumerate(items[first:first + room], first):
+        if i == cursor:
+            c.bar(y)
+            c.text(2, y, c.fit(item, c.width - 4), ink=c.paper)
+        else:
+            c.text(2, y, c.fit(item, c.width - 4))
+        y += p
+
+
+def render_text(v: TextView, size: tuple[int, int]) -> Image.Image:
+    c = Canvas(size, inverse=v.inverse)
+    y = c.header(v.header)
+    p = c.layout.pitch
+    bottom = c.hint(v.hint)
+    if v.cards:
+        x = 1
+        for face in v.cards:
+            x = c.card(x, y, face) + 4
+        y += p
+    lines: list[str] = []
+    for line in v.lines:
+        lines.extend(c.wrap(line))
+    c.lines(y, lines, bottom)
+    return c.image
+
+
+def render_menu(v: MenuView, size: tuple[int, int]) -> Image.Image:
+    c = Canvas(size)
+    y = c.header(Header(v.title))
+    bottom = c.hint(v.hint)
+    _list(c, y, bottom, v.items, v.cursor)
+    return c.image
+
+
+def render_enroll(v: EnrollView, size: tuple[int, int]) -> Image.Image:
+    c = Canvas(size)
+    y = c.header(Header(v.title, detail=f"{v.position}/{v.total}"))
+    p = c.layout.pitch
+    bottom = c.hint(v.hint)
+    if v.card is not None:
+        x = c.card(1, y, v.card)
+        c.text(x + 3, y, c.fit(v.card_name, c.width - x - 4))
+        y += p
+    if v.message:
+        c.lines(y, c.wrap(v.message), bottom)
+    return c.image
+
+
+def render_error(v: ErrorView, size: tuple[int, int]) -> Image.Image:
+    c = Canvas(size, inverse=True)
+    p = c.layout.pitch
+    c.text(1, 0, c.fit(v.title, c.width - 2))
+    c.draw.line((0, p - 1, c.width - 1, p - 1), fill=c.ink)
+    c.lines(p + 1, c.wrap(v.message), size[1])
+    return c.image
