@@ -486,17 +486,29 @@ class FildinskyDeal(Deal):
 
     # ----- melds and the deece ------------------------------------------------------
 
-    def declare(self, seat: int, name: str) -> MeldKind:
-        """The declarer declares the meld called `name` (see `meld_kinds`)."""
-        self._expect("meld", seat, self.declarer)
+    def _meld_kind(self, name: object) -> MeldKind:
         kind = self._kinds.get(name) if isinstance(name, str) else None
         if kind is None:
             raise BadRequest(f'"{name}" is not a meld; with {self.trump} trumps the melds are '
                              + ", ".join(self._kinds))
+        return kind
+
+    def check_melds(self, seat: int, names: Sequence[str]) -> list[MeldKind]:
+        """Raise `IllegalPlay` unless the declarer may declare all these melds
+        now (after those already declared for this trick); change nothing."""
+        self._expect("meld", seat, self.declarer)
+        kinds = [self._meld_kind(n) for n in names]
+        if not kinds:
+            return kinds
         pile, trick = self._window()
-        problem = combination_problem([*self.declared_now, kind], pile, trick)
+        problem = combination_problem([*self.declared_now, *kinds], pile, trick)
         if problem is not None:
-            raise IllegalPlay(problem, **self._params(seat, meld=name))
+            raise IllegalPlay(problem, **self._params(seat, meld=", ".join(names)))
+        return kinds
+
+    def declare(self, seat: int, name: str) -> MeldKind:
+        """The declarer declares the meld called `name` (see `meld_kinds`)."""
+        kind = self.check_melds(seat, [name])[0]
         self._begin("meld", seat, None, meld=name)
         self.used[seat].update(kind.cards)
         self.declared_now.append(kind)

@@ -1,0 +1,300 @@
+"""Referee ops for Fildinsky (documented with examples in docs/games/fildinsky.md).
+
+* `new_hand`: needs `shown` (the turned-up card); `hands` and `stock` optional.
+* `play`: as the generic op; a trick's answer also tells its deece and
+  last-trick points, the hand points so far and what comes `next`. A play
+  while melds may still be declared closes the declarations; draws not yet
+  reported are recorded as unknown cards.
+* `draw`: a seat draws from the stock, `card` when the table saw it.
+* `meld`: the winner of the last trick declares all of this trick's melds at
+  once (`melds`, at most two) and may make the deece `exchange`.
+* `melds`: stateless question: the melds a won pile allows and the best choice.
+* `trick`: as the generic op, with `stock_empty` (identical cards in the stock
+  phase, option `tie_rule_phase1`).
+* `undo`: takes back the last `play`, `draw` or `meld` request.
+
+`legal` and `settle` are the generic ops (`legal` takes `stock_empty`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from engine import BadRequest, EngineError, IllegalPlay
+from engine.cards import Card
+from engine.games.fildinsky import Fildinsky
+from engine.games.fildinsky_deal import (
+    Declared,
+    Drawn,
+    Exchanged,
+    FildinskyDeal,
+    TrickScore,
+    TurnedSeven,
+)
+from engine.games.fildinsky_melds import best_melds, legal_melds
+from table.referee.request import Request
+from table.referee.session import HandSession, Referee
+
+Answer = dict[str, Any]
+
+
+def _game(req: Request) -> Fildinsky:
+    game = req.game()
+    assert isinstance(game, Fildinsky)
+    return game
+
+
+def _deal(ref: Referee) -> tuple[HandSession, FildinskyDeal]:
+    hand = ref.require_hand()
+    if not isinstance(hand.deal, FildinskyDeal):
+        raise BadRequest("the hand in play is not a Fildinsky hand")
+    return hand, hand.deal
+
+
+def _codes(cards: Any) -> list[str]:
+    return [c.code for c in cards]
+
+
+def _next(deal: FildinskyDeal) -> Answer:
+    stage, seat = deal.pending()
+    out: Answer = {"step": stage, "seat": seat}
+    if stage == "meld":
+        out["melds"] = [k.name for k in deal.legal_melds()]
+        out["exchange"] = deal.can_exchange()
+    return out
+
+
+def _report(hand: HandSession, deal: FildinskyDeal, n_events: int, out: Answer) -> Answer:
+    """Add what the hand did since event `n_events`, and what comes next."""
+    scored = False
+    for e in deal.events[n_events:]:
+        if isinstance(e, TrickScore):
+            trick: Answer = {"winner": e.trick.winner, "points": e.brisques}
+            if e.deece:
+                trick["deece"] = e.deece
+            if e.last:
+                trick["last"] = e.last
+            out["trick"] = trick
+            scored = True
+        elif isinstance(e, Exchanged):
+            out["exchange"] = {"took": e.took.code, "gave": e.gave.code}
+        elif isinstance(e, Declared):
+            out.setdefault("melds", []).append(
+                {"meld": e.meld.name, "cards": e.meld.codes, "points": e.meld.points})
+            scored = True
+        elif isinstance(e, Drawn):
+            out.setdefault("draws", []).append(
+                {"seat": e.seat, "card": e.card.code if e.card is not None else None})
+        elif isinstance(e, TurnedSeven):
+            out["turned_seven"] = {"seat": e.seat, "points": e.points}
+            scored = True
+    if scored:
+        out["hand_points"] = list(deal.points)
+    if deal.finished:
+        result: Answer = {"points": list(deal.points), "brisques": list(deal.brisques),
+                          "melds": list(deal.meld_points), "bonus": list(deal.bonus_points)}
+        if hand.state is not None:
+            hand.state = hand.game.settle(hand.state, deal.points)
+            result["state"] = hand.state.to_json()
+        out["hand"] = result
+    else:
+        out["next"] = _next(deal)
+    return out
+
+
+def _run(ref: Referee, op: str, seat: int, card: Card | None,
+         body: Callable[[FildinskyDeal], Answer]) -> Answer:
+    """Run a stateful op as one undoable unit: on a refusal nothing changes."""
+    hand, deal = _deal(ref)
+    if deal.finished:
+        raise EngineError("hand_over")
+    mark, n_events = deal.actions_done, len(deal.events)
+    try:
+        out = body(deal)
+    except EngineError:
+        deal.undo_to(mark)
+        raise
+    if deal.actions_done > mark:
+        hand.extra.setdefault("marks", []).append((op, mark, seat, card))
+    return _report(hand, deal, n_events, out)
+
+
+def _close_melds_for(deal: FildinskyDeal, seat: int) -> None:
+    """The declarer moving on to draw or play declares nothing more."""
+    if deal.stage == "meld" and seat == deal.declarer:
+        deal.close_melds(seat)
+
+
+def _draw_unknown_until_play(deal: FildinskyDeal, seat: int) -> None:
+    """The next leader plays: the draws nobody reported were made unseen."""
+    if deal.stage == "draw" and seat == deal.leader:
+        while deal.stage == "draw":
+            deal.draw(deal.draws_due[0], None)
+
+
+# ----- ops -------------------------------------------------------------------------
+
+def op_new_hand(ref: Referee, req: Request) -> Answer:
+    game = _game(req)
+    state = game.state_from_json(req.require("state")) if "state" in req else None
+    if "shown" not in req:
+        raise BadRequest('a Fildinsky hand needs "shown": ["…"], the turned-up card')
+    shown = req.cards(game, "shown")
+    if len(shown) != 1:
+        raise BadRequest('"shown" is the one turned-up card')
+    turn_up = shown[0]
+    trump, used = game.trump_from_shown(shown)
+    if "trump" in req and req.suit(game, "trump") != trump:
+        raise BadRequest(f'the turned-up {turn_up} makes {trump} trumps, not {req.get("trump")}')
+    hands = None
+    if "hands" in req:
+        raw = req.require("hands")
+        if not isinstance(raw, list):
+            raise BadRequest('"hands" must be a list of 2 hands')
+        hands = []
+        for i, h in enumerate(raw):
+            if not isinstance(h, list):
+                raise BadRequest(f'"hands"[{i}] must be a list of card codes')
+            hands.append([game.pack.parse(c) for c in h])
+    stock = req.cards(game, "stock") if "stock" in req else None
+    if state is not None:
+        deal = game.new_hand(state, turn_up, hands, stock)
+    elif "leader" in req:
+        leader = req.seat(game, "leader")
+        deal = game.new_deal(trump, leader, hands, turn_up=turn_up, stock=stock)
+    else:
+        raise BadRequest('new_hand needs "state" (or at least "leader")')
+    hand = HandSession(game, deal, state, req.lang)
+    ref.hand = hand
+    out: Answer = {"ok": True, "trump": trump, "used": used, "leader": deal.turn}
+    if deal.events:
+        _report(hand, deal, 0, out)
+    return out
+
+
+def op_play(ref: Referee, req: Request) -> Answer:
+    hand, _ = _deal(ref)
+    seat = req.seat(hand.game, "seat")
+    card = req.card(hand.game, "card")
+
+    def body(deal: FildinskyDeal) -> Answer:
+        if deal.stage in ("meld", "draw") and seat != deal.leader:
+            raise IllegalPlay("not_your_turn", seat=seat, turn=deal.leader, family="french")
+        _close_melds_for(deal, seat)
+        _draw_unknown_until_play(deal, seat)
+        outcome = deal.play(seat, card)
+        out: Answer = {"ok": True}
+        if outcome.revoke is not None:
+            r = outcome.revoke
+            out["revoke"] = {"seat": r.seat, "trick": r.trick, "suit": r.suit}
+        return out
+
+    out = _run(ref, "play", seat, card, body)
+    if "trick" not in out and "hand" not in out:
+        out.pop("next", None)
+    return out
+
+
+def op_draw(ref: Referee, req: Request) -> Answer:
+    hand, _ = _deal(ref)
+    seat = req.seat(hand.game, "seat")
+    card = req.card(hand.game, "card") if "card" in req else None
+
+    def body(deal: FildinskyDeal) -> Answer:
+        _close_melds_for(deal, seat)
+        drawn = deal.draw(seat, card)
+        out: Answer = {"ok": True}
+        if drawn.card is not None:
+            out["card"] = drawn.card.code
+        out["stock"] = deal.stock_left
+        return out
+
+    out = _run(ref, "draw", seat, card, body)
+    # The seat's own draw is the answer's `card`; list only the draws it set off.
+    draws = out.pop("draws", [])[1:]
+    if draws:
+        out["draws"] = draws
+    return out
+
+
+def op_meld(ref: Referee, req: Request) -> Answer:
+    hand, _ = _deal(ref)
+    seat = req.seat(hand.game, "seat")
+    names = req.get("melds", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise BadRequest('"melds" must be a list of meld names')
+    exchange = req.boolean("exchange", False)
+
+    def body(deal: FildinskyDeal) -> Answer:
+        deal.check_melds(seat, [])
+        if exchange:
+            deal.exchange(seat)
+        if names:
+            if deal.stage != "meld":  # the exchange was all there was to do
+                raise IllegalPlay("meld_cards_missing", seat=seat, meld=", ".join(names))
+            deal.check_melds(seat, names)
+        for name in names:
+            deal.declare(seat, name)
+        if deal.stage == "meld":
+            deal.close_melds(seat)
+        return {"ok": True}
+
+    return _run(ref, "meld", seat, None, body)
+
+
+def op_melds(ref: Referee, req: Request) -> Answer:
+    """Stateless: the melds a won pile allows, and the best choice of at most two."""
+    game = _game(req)
+    trump = req.suit(game, "trump")
+    pile = Counter(req.cards(game, "pile"))
+    trick = None
+    if game.options["meld_needs_current_trick_card"]:
+        if "trick" not in req:
+            raise BadRequest('"trick" (the trick just won) is needed: every meld must contain '
+                             'one of its cards')
+        trick = Counter(req.cards(game, "trick"))
+        if any(n > pile[c] for c, n in trick.items()):
+            raise BadRequest('the cards of "trick" must be among the "pile"')
+    pair = game.options["bezique_pair"]
+    legal = legal_melds(pile, trump, trick=trick, bezique_pair=pair)
+    best = best_melds(pile, trump, trick=trick, bezique_pair=pair)
+    return {"ok": True, "legal": [k.name for k in legal], "best": [k.name for k in best],
+            "points": sum(k.points for k in best)}
+
+
+def op_trick(ref: Referee, req: Request) -> Answer:
+    game = _game(req)
+    trump = req.suit(game, "trump") if req.get("trump") is not None else None
+    cards = req.cards(game, "cards")
+    context = {"stock_empty": req.get("stock_empty")} if "stock_empty" in req else {}
+    winner = game.trick_winner(cards, trump, **context)
+    return {"ok": True, "winner": winner, "points": game.trick_points(cards, trump)}
+
+
+def op_undo(ref: Referee, req: Request) -> Answer:
+    hand, deal = _deal(ref)
+    if deal.finished:
+        raise EngineError("hand_over")
+    marks = hand.extra.get("marks", [])
+    if not marks:
+        raise IllegalPlay("nothing_to_undo")
+    op, mark, seat, card = marks.pop()
+    deal.undo_to(mark)
+    out: Answer = {"ok": True, "undone": op, "seat": seat}
+    if card is not None:
+        out["card"] = card.code
+    out["next"] = _next(deal)
+    return out
+
+
+OPS: dict[str, Callable[[Referee, Request], Answer]] = {
+    "new_hand": op_new_hand,
+    "play": op_play,
+    "draw": op_draw,
+    "meld": op_meld,
+    "melds": op_melds,
+    "trick": op_trick,
+    "undo": op_undo,
+}
