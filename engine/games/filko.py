@@ -326,7 +326,7 @@ class FilkoHats(FilkoCutGame):
         check_unknown_fields(obj, {"dealer", "hatless", "score", "hands", "winner", "over"})
         dealer, hands = self._match_fields(obj)
         hatless = obj.get("hatless")
-        if hatless is not None and hatless not in (0, 1) or isinstance(hatless, bool):
+        if hatless is not None and (isinstance(hatless, bool) or hatless not in (0, 1)):
             raise BadRequest("state.hatless must be 0, 1 or null")
         score = check_pair(obj.get("score", [0, 0]), "state.score")
         return HatsState(dealer, hatless, score, hands, self.options["match_length"])

@@ -88,9 +88,9 @@ class FilkoFlow(HandFlow):
                  hands: Sequence[Iterable[Card]] | None = None,
                  trump: str | None = None) -> None:
         self.servant: int | None = None
-        super().__init__(game, state, hands, trump)
         if trump is not None and trump not in game.pack.suits:
             raise BadRequest(f"trump must be a suit letter: {' '.join(game.pack.suits)}")
+        super().__init__(game, state, hands, trump)
 
     # ----- questions -------------------------------------------------------------
 

@@ -295,3 +295,52 @@ def test_kelebia_legal_question():
     assert answer["legal"] == ["Ah"] and answer["verdict"]["reason"] == "must_beat"
     assert ask(op="legal", game="filko5", options={"top_trumps": "kelebia"}, trump="b",
                trick=["Kh"], hand=["8l"])["reason"] == "unknown_card"
+
+
+@pytest.mark.parametrize("request_, reason", [
+    ({"op": "new_hand", "game": "filko", "state": {"status": "even", "dealer": 0}},
+     "bad_request"),
+    ({"op": "new_hand", "game": "filko", "state": {"status": "even", "dealer": 0},
+      "shown": ["Oa", "Ol"]}, "bad_request"),
+    ({"op": "new_hand", "game": "filko", "state": {"status": "even", "dealer": 0},
+      "trump": "h", "hands": "all"}, "bad_request"),
+    ({"op": "new_hand", "game": "filko", "state": {"status": "even", "dealer": 0},
+      "trump": "h", "hands": [["Oa"], 3, [], []]}, "bad_request"),
+    ({"op": "new_hand", "game": "filko", "trump": "h"}, "bad_request"),
+    ({"op": "new_hand", "game": "filko5", "state": EVEN, "shown": ["9h"], "old_man": 0},
+     "bad_request"),
+    ({"op": "new_hand", "game": "filko5", "state": EVEN, "hands": HANDS5, "old_man": 2},
+     "bad_request"),
+    ({"op": "new_hand", "game": "filko6", "options": {"top_trumps": "kelebia"},
+      "state": EVEN, "trump": "h"}, "unknown_option"),
+    ({"op": "settle", "game": "filko", "state": {"status": "even", "dealer": 0},
+      "points": 8}, "bad_request"),
+    ({"op": "settle", "game": "filko5", "state": EVEN, "points": [6, 2], "teams": [0, 1],
+      "old_man": 0, "trump": "h"}, "bad_request"),
+    ({"op": "call", "game": "filko5", "card": "Uh"}, "no_hand"),
+    ({"op": "view", "game": "filko5"}, "no_hand"),
+    ({"op": "servant", "game": "filko", "servant": 1}, "no_hand"),
+])
+def test_bad_requests_get_a_clear_refusal(request_, reason):
+    answer = Client()(**request_)
+    assert answer["ok"] is False and answer["reason"] == reason and answer["message"]
+
+
+def test_refusals_change_nothing_in_a_referee_hand():
+    ask = Client()
+    ask(op="new_hand", game="filko", state={"status": "even", "dealer": 0}, trump="h",
+        hands=HANDS)
+    before = ask(op="view", game="filko", seat=1)
+    for bad in ({"op": "play", "seat": 2, "card": "Oh"}, {"op": "play", "seat": 1, "card": "Oh"},
+                {"op": "play", "seat": 1, "card": "Zz"}, {"op": "servant", "game": "filko",
+                                                          "servant": "one"}):
+        assert ask(**bad)["ok"] is False
+    assert ask(op="view", game="filko", seat=1) == before
+    assert ask(op="play", seat=1, card="Ah") == {"ok": True}
+
+
+def test_after_the_hand_undo_is_refused():
+    ask = Client()
+    game = get_game("filko_hats")
+    play_hand(ask, game, "filko_hats", {}, {"dealer": 0}, random.Random(1), True)
+    assert ask(op="undo")["reason"] == "hand_over"
