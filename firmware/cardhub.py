@@ -1,0 +1,226 @@
+# The reader hub: polls up to 8 MFRC522 readers and reports on USB serial
+# with the line protocol of PROTOCOL.md. `main()` runs it on a Pico;
+# `Hub` takes its readers, port and clock functions from outside, so the same
+# code runs under CPython in the tests.
+
+import wire
+from rc522 import Fault, Rc522, Tracker
+
+NAME = "cardtable-hub"
+VERSION = "1.0.0"
+PROTOCOL = 1
+MIN_RATE = 1
+MAX_RATE = 200
+#: Poll cycles after boot before the hub reports every card it holds (CARDS).
+SETTLE_CYCLES = 3
+
+
+class Hub:
+    def __init__(self, chips, port, ticks_ms, ticks_diff, sleep_ms, rate=50,
+                 heartbeat_ms=1000, reset_cause="power", misses_to_leave=3):
+        self.chips = list(chips)
+        self.trackers = [Tracker(c, misses_to_leave) for c in self.chips]
+        self.online = [False] * len(self.chips)
+        self.port = port
+        self.ticks_ms = ticks_ms
+        self.ticks_diff = ticks_diff
+        self.sleep_ms = sleep_ms
+        self.rate = rate
+        self.heartbeat_ms = heartbeat_ms
+        self.reset_cause = reset_cause
+        self.seq = 0
+        self.cycles = 0
+        self.inbuf = bytearray()
+        self.discarding = False
+        self.started = ticks_ms()
+        self.last_heartbeat = self.started
+        self.retry_at = [self.started] * len(self.chips)
+
+    # ----- output ----------------------------------------------------------------
+
+    def send(self, kind, *fields):
+        self.port.write(wire.frame(self.seq, kind, fields).encode())
+        self.seq = (self.seq + 1) & 0xFFFF
+
+    def cards_line(self):
+        fields = []
+        for i in range(len(self.chips)):
+            if not self.online[i]:
+                fields.append("!")
+            else:
+                fields.append("+".join(wire.uid_hex(u) for u in self.trackers[i].misses))
+        self.send("CARDS", *fields)
+
+    def online_mask(self):
+        mask = 0
+        for i in range(len(self.chips)):
+            if self.online[i]:
+                mask |= 1 << i
+        return "%02X" % mask
+
+    # ----- start -----------------------------------------------------------------
+
+    def boot(self):
+        self.send("BOOT", NAME, VERSION, len(self.chips), self.reset_cause)
+        for i in range(len(self.chips)):
+            self._bring_up(i, report=True)
+
+    def _bring_up(self, i, report):
+        try:
+            self.chips[i].init()
+        except Fault as exc:
+            if report:
+                self.send("ERR", i, "OFFLINE", str(exc))
+            self.online[i] = False
+            self.retry_at[i] = self.ticks_ms() + 1000
+            return False
+        was = self.online[i]
+        self.online[i] = True
+        if not was and not report:
+            self.send("BACK", i)
+        return True
+
+    # ----- one cycle -------------------------------------------------------------
+
+    def step(self):
+        self.read_commands()
+        now = self.ticks_ms()
+        for i in range(len(self.chips)):
+            if not self.online[i]:
+                if self.ticks_diff(now, self.retry_at[i]) >= 0:
+                    self._bring_up(i, report=False)
+                    if not self.online[i]:
+                        self.retry_at[i] = now + 1000
+                continue
+            try:
+                arrived, left = self.trackers[i].poll()
+            except Fault as exc:
+                if self._bring_up(i, report=False):
+                    continue
+                self.send("ERR", i, "OFFLINE", str(exc))
+                continue
+            for uid in arrived:
+                self.send("ON", i, wire.uid_hex(uid))
+            for uid in left:
+                self.send("OFF", i, wire.uid_hex(uid))
+        self.cycles += 1
+        if self.cycles == SETTLE_CYCLES:
+            self.cards_line()
+        now = self.ticks_ms()
+        if self.ticks_diff(now, self.last_heartbeat) >= self.heartbeat_ms:
+            self.last_heartbeat = now
+            uptime = self.ticks_diff(now, self.started) // 1000
+            self.send("HB", uptime, self.online_mask(), self.rate)
+
+    def run(self, keep_going=None, feed=None):
+        self.boot()
+        while keep_going is None or keep_going():
+            start = self.ticks_ms()
+            self.step()
+            if feed is not None:
+                feed()
+            rest = 1000 // self.rate - self.ticks_diff(self.ticks_ms(), start)
+            if rest > 0:
+                self.sleep_ms(rest)
+
+    # ----- commands from the host ------------------------------------------------
+
+    def read_commands(self):
+        data = self.port.read()
+        if not data:
+            return
+        for byte in data:
+            if byte in (10, 13):
+                if self.discarding:
+                    self.discarding = False
+                    self.send("ERR", "-", "LONG")
+                elif self.inbuf:
+                    line = bytes(self.inbuf)
+                    self.inbuf = bytearray()
+                    self.command(line)
+                continue
+            if self.discarding:
+                continue
+            if len(self.inbuf) >= wire.MAX_COMMAND:
+                self.inbuf = bytearray()
+                self.discarding = True
+                continue
+            self.inbuf.append(byte)
+
+    def command(self, line):
+        try:
+            kind, fields = wire.parse_command(line)
+        except wire.BadCommand as exc:
+            if exc.detail:
+                self.send("ERR", "-", exc.code, exc.detail)
+            else:
+                self.send("ERR", "-", exc.code)
+            return
+        if kind == "VER":
+            self.send("VER", NAME, VERSION, PROTOCOL)
+        elif kind == "CARDS":
+            self.cards_line()
+        elif kind == "RATE":
+            try:
+                rate = int(fields[0])
+            except (IndexError, ValueError):
+                rate = 0
+            if not MIN_RATE <= rate <= MAX_RATE:
+                self.send("ERR", "-", "BADARG", "RATE")
+                return
+            self.rate = rate
+            self.send("OK", "RATE", rate)
+        else:
+            self.send("ERR", "-", "BADCMD", kind[:12])
+
+
+# ----- on the Pico ---------------------------------------------------------------
+
+class UsbPort:
+    """USB serial through MicroPython's stdin/stdout, never blocking."""
+
+    def __init__(self, sys, select):
+        self.sys = sys
+        self.poll = select.poll()
+        self.poll.register(sys.stdin, select.POLLIN)
+
+    def read(self):
+        out = bytearray()
+        while len(out) < 256 and self.poll.poll(0):
+            out += self.sys.stdin.buffer.read(1)
+        return bytes(out)
+
+    def write(self, data):
+        self.sys.stdout.buffer.write(data)
+
+
+def build(machine, time, config, port):
+    """The hub from `config` (hubconfig) on `machine`'s SPI and pins."""
+    spi = machine.SPI(config.SPI_ID, baudrate=config.SPI_BAUD, polarity=0, phase=0,
+                      sck=machine.Pin(config.SCK_PIN), mosi=machine.Pin(config.MOSI_PIN),
+                      miso=machine.Pin(config.MISO_PIN))
+    rst = machine.Pin(config.RST_PIN, machine.Pin.OUT, value=0)
+    time.sleep_ms(1)
+    rst.value(1)
+    time.sleep_ms(1)
+    chips = [Rc522(spi, machine.Pin(cs, machine.Pin.OUT, value=1), time.sleep_us)
+             for cs in config.CS_PINS]
+    cause = {getattr(machine, "PWRON_RESET", 1): "power",
+             getattr(machine, "WDT_RESET", 3): "watchdog"}.get(machine.reset_cause(), "other")
+    return Hub(chips, port, time.ticks_ms, time.ticks_diff, time.sleep_ms,
+               rate=config.POLL_RATE, heartbeat_ms=config.HEARTBEAT_MS, reset_cause=cause)
+
+
+def main():
+    import machine
+    import micropython
+    import select
+    import sys
+    import time
+
+    import hubconfig
+
+    micropython.kbd_intr(-1)  # a 0x03 from the host is data, not Ctrl-C
+    hub = build(machine, time, hubconfig, UsbPort(sys, select))
+    wdt = machine.WDT(timeout=hubconfig.WATCHDOG_MS)
+    hub.run(feed=wdt.feed)

@@ -1,0 +1,280 @@
+# One MFRC522 on the hub's SPI bus, and which cards lie on it.
+#
+# The same method as the Pi's direct driver (table/drivers/mfrc522_*.py):
+# waits driven by the chip's timer (TimerIRq 0.5 ms after a frame nobody
+# answers), register bursts, full cascade for 7-byte UIDs, presence by HALT
+# and WUPA, VersionReg checked at every interrupt check. MicroPython and
+# CPython alike: `spi` needs write_readinto, `cs` is a Pin (or a callable
+# taking 0/1), `sleep_us` waits.
+
+COMMAND = 0x01
+COM_IRQ = 0x04
+ERROR = 0x06
+FIFO_DATA = 0x09
+FIFO_LEVEL = 0x0A
+CONTROL = 0x0C
+BIT_FRAMING = 0x0D
+COLL = 0x0E
+MODE = 0x11
+TX_CONTROL = 0x14
+TX_ASK = 0x15
+T_MODE = 0x2A
+T_PRESCALER = 0x2B
+T_RELOAD_H = 0x2C
+T_RELOAD_L = 0x2D
+VERSION = 0x37
+
+TRANSCEIVE = 0x0C
+SOFT_RESET = 0x0F
+RX_IRQ = 0x20
+TIMER_IRQ = 0x01
+COLL_ERR = 0x08
+
+REQA = 0x26
+WUPA = 0x52
+SELECT_CODES = (0x93, 0x95, 0x97)
+CASCADE_TAG = 0x88
+
+PRESCALER = 67   # 13.56 MHz / 135 = 100.4 kHz
+RELOAD = 49      # 50 ticks = 0.498 ms
+TIMEOUT_US = 498
+ETU_US = 9.44    # one bit at 106 kbit/s
+FDT_US = 91
+
+
+class Fault(Exception):
+    pass
+
+
+def crc_a(data):
+    crc = 0x6363
+    for value in data:
+        value ^= crc & 0xFF
+        value = (value ^ (value << 4)) & 0xFF
+        crc = (crc >> 8) ^ (value << 8) ^ (value << 3) ^ (value >> 4)
+    return bytes((crc & 0xFF, (crc >> 8) & 0xFF))
+
+
+def air_us(bits):
+    return int((bits + bits // 8 + 2) * ETU_US) + 1
+
+
+def bits_of(data, count):
+    return [(data[i // 8] >> (i % 8)) & 1 for i in range(count)]
+
+
+def pack(bits):
+    out = bytearray((len(bits) + 7) // 8)
+    for i in range(len(bits)):
+        if bits[i]:
+            out[i // 8] |= 1 << (i % 8)
+    return bytes(out)
+
+
+def bcc(part):
+    return part[0] ^ part[1] ^ part[2] ^ part[3]
+
+
+class Rc522:
+    def __init__(self, spi, cs, sleep_us):
+        self.spi = spi
+        self.cs = cs
+        self.sleep_us = sleep_us
+        self.version = None
+
+    def _xfer(self, out):
+        back = bytearray(len(out))
+        self.cs(0)
+        try:
+            self.spi.write_readinto(out, back)
+        finally:
+            self.cs(1)
+        return back
+
+    def write(self, reg, value):
+        self._xfer(bytes(((reg << 1) & 0x7E, value)))
+
+    def read_many(self, regs):
+        out = bytearray(len(regs) + 1)
+        for i in range(len(regs)):
+            out[i] = ((regs[i] << 1) & 0x7E) | 0x80
+        return self._xfer(out)[1:]
+
+    def read(self, reg):
+        return self.read_many((reg,))[0]
+
+    def init(self):
+        self.version = None
+        self.write(COMMAND, SOFT_RESET)
+        for _ in range(4):
+            self.sleep_us(100)
+            if not self.read(COMMAND) & 0x10:
+                break
+        version = self.read(VERSION)
+        if version in (0x00, 0xFF):
+            raise Fault("VersionReg 0x%02X" % version)
+        self.write(T_MODE, 0x80)
+        self.write(T_PRESCALER, PRESCALER)
+        self.write(T_RELOAD_H, 0)
+        self.write(T_RELOAD_L, RELOAD)
+        self.write(TX_ASK, 0x40)
+        self.write(MODE, 0x3D)
+        if self.read(T_PRESCALER) != PRESCALER:
+            raise Fault("registers do not hold")
+        self.write(TX_CONTROL, self.read(TX_CONTROL) | 0x03)
+        self.version = version
+        return version
+
+    def antenna_off(self):
+        self.write(TX_CONTROL, self.read(TX_CONTROL) & 0xFC)
+
+    def transceive(self, data, last_bits=0, align=0, reply_bits=0):
+        """(data, bits, errors, collision) or None when nobody answered."""
+        self.write(COM_IRQ, 0x7F)
+        self.write(FIFO_LEVEL, 0x80)
+        self._xfer(bytes(((FIFO_DATA << 1) & 0x7E,)) + bytes(data))
+        self.write(COMMAND, TRANSCEIVE)
+        self.write(BIT_FRAMING, 0x80 | (align << 4) | last_bits)
+        sent = len(data) * 8 - ((8 - last_bits) if last_bits else 0)
+        if not reply_bits:
+            self.sleep_us(air_us(sent) + 30)
+            return None
+        self.sleep_us(air_us(sent) + max(TIMEOUT_US, FDT_US + air_us(reply_bits)) + 30)
+        for _ in range(4):
+            irq, version = self.read_many((COM_IRQ, VERSION))
+            if version != self.version:
+                raise Fault("VersionReg 0x%02X" % version)
+            if irq & RX_IRQ:
+                break
+            if irq & TIMER_IRQ:
+                return None
+            self.sleep_us(TIMEOUT_US)
+        else:
+            raise Fault("no interrupt")
+        errors, level, control, coll = self.read_many((ERROR, FIFO_LEVEL, CONTROL, COLL))
+        level = min(level & 0x7F, 64)
+        got = bytes(self.read_many((FIFO_DATA,) * level)) if level else b""
+        last = control & 0x07
+        bits = max(0, level * 8 - ((8 - last) if last else 0) - align)
+        collision = None
+        if errors & COLL_ERR:
+            collision = 0 if coll & 0x20 else ((coll & 0x1F) or 32)
+        return got, bits, errors, collision
+
+    # ----- ISO/IEC 14443-3 A ---------------------------------------------------
+
+    def request(self, code):
+        return self.transceive(bytes((code,)), 7, 0, 16) is not None
+
+    def halt(self):
+        self.transceive(b"\x50\x00" + crc_a(b"\x50\x00"))
+
+    def _select(self, code, part):
+        frame = bytes((code, 0x70)) + part
+        reply = self.transceive(frame + crc_a(frame), 0, 0, 24)
+        if reply is None or reply[2] or reply[1] != 24 or crc_a(reply[0][:1]) != reply[0][1:3]:
+            return None
+        return reply[0][0]
+
+    def _anticollision(self, code):
+        known = []
+        while len(known) < 40:
+            count = len(known)
+            frame = bytes((code, ((2 + count // 8) << 4) | (count % 8))) + pack(known)
+            align = count % 8
+            reply = self.transceive(frame, align, align, 40 - count)
+            if reply is None or reply[2] & ~COLL_ERR & 0xFF:
+                return None
+            received = bits_of(reply[0], align + reply[1])[align:]
+            if reply[3] is None:
+                known += received
+                if len(known) != 40:
+                    return None
+                break
+            if reply[3] == 0:
+                return None
+            position = (count // 8) * 8 + reply[3] - 1
+            if position < count or position >= 40:
+                return None
+            known += received[:position - count] + [1]
+        part = pack(known)
+        return part if bcc(part) == part[4] else None
+
+    def identify(self):
+        uid = b""
+        for code in SELECT_CODES:
+            part = self._anticollision(code)
+            if part is None:
+                return None
+            sak = self._select(code, part)
+            if sak is None:
+                return None
+            if sak & 0x04:
+                if part[0] != CASCADE_TAG:
+                    return None
+                uid += part[1:4]
+                continue
+            return uid + part[:4]
+        return None
+
+    def select_uid(self, uid):
+        levels = {4: 1, 7: 2, 10: 3}[len(uid)]
+        for level in range(levels):
+            if level < levels - 1:
+                part = bytes((CASCADE_TAG,)) + uid[3 * level:3 * level + 3]
+            else:
+                part = uid[3 * level:3 * level + 4]
+            sak = self._select(SELECT_CODES[level], part + bytes((bcc(part),)))
+            if sak is None or bool(sak & 0x04) != (level < levels - 1):
+                return False
+        return True
+
+
+class Tracker:
+    """The cards on one reader: `poll()` -> (arrived, left) UID lists."""
+
+    def __init__(self, chip, misses_to_leave=3):
+        self.chip = chip
+        self.misses_to_leave = misses_to_leave
+        self.misses = {}
+
+    def poll(self):
+        chip = self.chip
+        arrived = []
+        identified = []
+        retries = 2
+        for _ in range(6):
+            if not chip.request(REQA):
+                break
+            uid = chip.identify()
+            if uid is None:
+                if not retries:
+                    break
+                retries -= 1
+                chip.request(REQA)
+                continue
+            chip.halt()
+            identified.append(uid)
+            if uid not in self.misses:
+                arrived.append(uid)
+            self.misses[uid] = 0
+        others = [u for u in self.misses if u not in identified]
+        seen = {}
+        if others and len(self.misses) == 1:
+            seen[others[0]] = chip.request(WUPA)
+        else:
+            for uid in others:
+                here = chip.request(WUPA) and chip.select_uid(uid)
+                if here:
+                    chip.halt()
+                seen[uid] = here
+        left = []
+        for uid in seen:
+            if seen[uid]:
+                self.misses[uid] = 0
+            else:
+                self.misses[uid] += 1
+                if self.misses[uid] >= self.misses_to_leave:
+                    del self.misses[uid]
+                    left.append(uid)
+        return arrived, left

@@ -1,0 +1,195 @@
+"""The hub firmware's logic under CPython: a fake `machine` whose SPI and pins
+reach emulated MFRC522s (hw_mocks.mfrc522.pico), the firmware's own files."""
+
+from __future__ import annotations
+
+import pytest
+
+from hw_mocks.mfrc522 import MifareClassic1K, Ntag213
+from hw_mocks.mfrc522.pico import PicoBoard, build_hub, load_firmware
+
+FW = load_firmware()
+wire = FW["wire"]
+STICKER = "04A1B2C3D4E5F6"
+
+
+class Port:
+    def __init__(self):
+        self.inbox = b""
+        self.out = b""
+
+    def read(self):
+        data, self.inbox = self.inbox, b""
+        return data
+
+    def write(self, data):
+        self.out += data
+
+    def lines(self):
+        lines = self.out.decode().splitlines()
+        self.out = b""
+        return lines
+
+
+def parse(line):
+    assert line.startswith("$") and line[-5] == "*", line
+    body = line[1:-5]
+    assert int(line[-4:], 16) == wire.crc16(body.encode()), line
+    seq, kind, *fields = body.split(",")
+    return int(seq), kind, fields
+
+
+def kinds(port):
+    return [parse(line)[1:] for line in port.lines()]
+
+
+@pytest.fixture
+def hub():
+    board = PicoBoard(channels=3)
+    port = Port()
+    h = build_hub(board, port, FW)
+    h.board = board
+    return h, board, port
+
+
+def put(board, card, channel):
+    board.place(card, board.readers[channel])
+    board.clock.sleep(0.002)
+
+
+def test_crc16_ccitt_false_check_value():
+    assert wire.crc16(b"123456789") == 0x29B1
+
+
+def test_boot_banner_is_line_zero_with_name_version_channels():
+    board = PicoBoard(channels=2)
+    port = Port()
+    h = build_hub(board, port, FW)
+    h.boot()
+    assert [parse(line) for line in port.lines()] == [
+        (0, "BOOT", ["cardtable-hub", "1.0.0", "2", "power"])]
+
+
+def test_cards_on_and_off_with_channel_and_whole_uid(hub):
+    h, board, port = hub
+    h.boot()
+    port.lines()
+    card = Ntag213(STICKER)
+    put(board, card, 1)
+    h.step()
+    assert kinds(port) == [("ON", ["1", STICKER])]
+    for _ in range(10):
+        h.step()
+    assert [k for k in kinds(port) if k[0] != "CARDS"] == []  # lying still: nothing
+    board.remove(card)
+    for _ in range(4):
+        h.step()
+    assert kinds(port) == [("OFF", ["1", STICKER])]
+
+
+def test_sequence_numbers_count_every_line(hub):
+    h, board, port = hub
+    h.boot()
+    put(board, MifareClassic1K("A1B2C3D4"), 0)
+    for _ in range(5):
+        h.step()
+    seqs = [parse(line)[0] for line in port.lines()]
+    assert seqs == list(range(len(seqs))) and len(seqs) >= 3
+
+
+def test_cards_snapshot_after_boot_and_on_request(hub):
+    h, board, port = hub
+    put(board, Ntag213(STICKER), 0)
+    put(board, MifareClassic1K("A1B2C3D4"), 2)
+    put(board, MifareClassic1K("01020304"), 2)
+    h.boot()
+    for _ in range(3):
+        h.step()
+    snapshot = [k for k in kinds(port) if k[0] == "CARDS"]
+    assert len(snapshot) == 1
+    fields = snapshot[0][1]
+    assert fields[0] == STICKER and fields[1] == ""
+    assert sorted(fields[2].split("+")) == ["01020304", "A1B2C3D4"]
+    port.inbox = b"$CARDS*" + b"%04X" % wire.crc16(b"CARDS") + b"\n"
+    h.step()
+    assert [k[0] for k in kinds(port)] == ["CARDS"]
+
+
+def test_heartbeat_every_second_with_online_mask_and_rate(hub):
+    h, board, port = hub
+    h.boot()
+    board.readers[2].unplug()
+    for _ in range(60):
+        h.step()
+        board.clock.sleep(0.02)
+    beats = [f for k, f in kinds(port) if k == "HB"]
+    assert len(beats) == 1 and beats[0][1:] == ["03", "50"]
+
+
+def test_a_reader_that_stops_answering_is_reported_and_comes_back(hub):
+    h, board, port = hub
+    h.boot()
+    port.lines()
+    board.readers[1].unplug()
+    h.step()
+    assert kinds(port) == [("ERR", ["1", "OFFLINE", "VersionReg 0x00"])]
+    board.readers[1].plug()
+    board.clock.sleep(1.1)
+    h.step()
+    assert [k for k in kinds(port) if k[0] != "HB"] == [("BACK", ["1"])]
+
+
+@pytest.mark.parametrize("command, answer", [
+    (b"VER", ("VER", ["cardtable-hub", "1.0.0", "1"])),
+    (b"RATE,120", ("OK", ["RATE", "120"])),
+    (b"RATE,0", ("ERR", ["-", "BADARG", "RATE"])),
+    (b"RATE,fast", ("ERR", ["-", "BADARG", "RATE"])),
+    (b"PLAY", ("ERR", ["-", "BADCMD", "PLAY"])),
+    (b"$VER*0000", ("ERR", ["-", "BADCRC"])),
+    (b"\xff\xfe", ("ERR", ["-", "BADCHAR"])),
+    (b"x" * 200, ("ERR", ["-", "LONG"])),
+])
+def test_commands_and_bad_commands(hub, command, answer):
+    h, board, port = hub
+    h.boot()
+    port.lines()
+    port.inbox = command + b"\r\n"
+    h.step()
+    assert kinds(port) == [answer]
+
+
+def test_a_checksummed_command_works_and_the_rate_is_used(hub):
+    h, board, port = hub
+    h.boot()
+    body = b"RATE,10"
+    port.inbox = b"$" + body + b"*%04X\n" % wire.crc16(body)
+    h.step()
+    assert h.rate == 10
+    port.lines()
+    calls = []
+    h.sleep_ms = lambda ms: (calls.append(ms), board.clock.sleep(ms / 1000))
+    ticks = iter(range(3))
+    h.run(keep_going=lambda: next(ticks, None) is not None)
+    assert calls and all(90 <= ms <= 100 for ms in calls)
+
+
+def test_a_command_split_over_reads_and_garbage_between(hub):
+    h, board, port = hub
+    h.boot()
+    port.lines()
+    for chunk in (b"\x00\x03garbage\n", b"V", b"E", b"R\n"):
+        port.inbox = chunk
+        h.step()
+    assert [k[0] for k in kinds(port) if k[0] != "CARDS"] == ["ERR", "VER"]
+
+
+def test_every_example_line_in_protocol_md_has_a_right_checksum():
+    from pathlib import Path
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "firmware" / "PROTOCOL.md").read_text()
+    examples = re.findall(r"\$[^\s`*]*\*[0-9A-F]{4}", text)
+    assert len(examples) >= 7
+    for line in examples:
+        body, crc = line[1:].rsplit("*", 1)
+        assert wire.crc16(body.encode()) == int(crc, 16), line
