@@ -75,7 +75,7 @@ class SPI:
     def __init__(self, board: Board, spi_id: int, baudrate: int = 1_000_000, polarity: int = 0,
                  phase: int = 0, **pins: Any) -> None:
         if spi_id not in (0, 1):
-            raise ValueError("SPI(%d) doesn't exist" % spi_id)
+            raise ValueError(f"SPI({spi_id}) doesn't exist")
         if polarity or phase:
             raise ValueError("the MFRC522 needs SPI mode 0")
         self.board = board

@@ -184,8 +184,8 @@ def test_a_command_split_over_reads_and_garbage_between(hub):
 
 
 def test_every_example_line_in_protocol_md_has_a_right_checksum():
-    from pathlib import Path
     import re
+    from pathlib import Path
 
     text = (Path(__file__).resolve().parents[2] / "firmware" / "PROTOCOL.md").read_text()
     examples = re.findall(r"\$[^\s`*]*\*[0-9A-F]{4}", text)
