@@ -85,7 +85,7 @@ def play_checked_hand(gid, options, seed, hands_known):
 
 
 @pytest.mark.parametrize("gid, options", VARIANTS, ids=IDS)
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), hands_known=st.booleans())
 def test_a_random_hand_keeps_the_rules(gid, options, seed, hands_known):
     game, flow, state = play_checked_hand(gid, options, seed, hands_known)
@@ -158,7 +158,7 @@ def true_teams(game, flow, hands):
 @pytest.mark.parametrize("gid, options", FIVE, ids=[i for i, v in zip(IDS, VARIANTS,
                                                                         strict=True)
                                                     if v[0] == "filko5"])
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_no_view_leaks_the_secret_partner(gid, options, seed):
     game = get_game(gid, options)
