@@ -67,6 +67,12 @@ if [ "$VENV" = 1 ]; then
         python3 -m venv /opt/cardtable/venv
     fi
     /opt/cardtable/venv/bin/pip install --quiet --upgrade "$SOURCE[pi]"
+    if grep -qs "Raspberry Pi 5" /proc/device-tree/model; then
+        # RPi.GPIO cannot drive a Pi 5's GPIO; rpi-lgpio offers the same module on lgpio.
+        step "Pi 5: RPi.GPIO replaced by rpi-lgpio"
+        /opt/cardtable/venv/bin/pip uninstall --quiet --yes RPi.GPIO || true
+        /opt/cardtable/venv/bin/pip install --quiet rpi-lgpio
+    fi
 fi
 
 # 3. Configuration: the example, only if there is none yet.
