@@ -221,7 +221,9 @@ class Filcau20Flow(HandFlow):
         if self.phase == "fris" and choice == "deal":
             event = self._close_window(seat)
         else:
-            if choice not in step.choices and not (self.phase == "bind" and self.hands):
+            # Binding calls and trump names are checked by their handlers, which
+            # give the rule that refuses them.
+            if choice not in step.choices and self.phase not in ("bind", "name"):
                 raise IllegalPlay("not_expected", seat=seat, step=step.kind)
             if seat != step.seat:
                 raise IllegalPlay("not_your_turn", seat=seat, turn=step.seat,
@@ -231,6 +233,15 @@ class Filcau20Flow(HandFlow):
                      "play": self._ask_turn}[self.phase](seat, choice)
         self._actions.append(("choose", seat, choice))
         return event
+
+    def mark(self) -> int:
+        """A point to `rollback` to: the number of actions taken so far."""
+        return len(self._actions)
+
+    def rollback(self, mark: int) -> None:
+        """Undo every action taken since `mark`."""
+        while len(self._actions) > mark:
+            self.undo()
 
     def undo(self) -> FlowEvent:
         if not self._actions:

@@ -77,7 +77,7 @@ def test_binding_calls_go_round_from_the_dealers_left_and_the_strongest_wins():
     step = f.pending()
     assert (step.kind, step.seat, step.prompt, step.choices) == \
         ("choose", 1, "filcau20_name_trump", ("l",))
-    assert reason(f.choose, 1, "h") == "not_expected"
+    assert reason(f.choose, 1, "h") == "binding_suit"
     f.choose(1, "l")
     assert f.deal.trump == "l" and f.deal.rule8 is None
     step = f.pending()
