@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.deal import Deal
@@ -46,6 +46,8 @@ class Filko5(Game):
     tricks_per_hand = 6
     packets = (3, 3)
     deal_class = Filko5Deal
+    #: Teams change from hand to hand: never assume `team_of` (see `engine.bots`).
+    fixed_teams: ClassVar[bool] = False
     option_specs = (
         OptionSpec("teams", "old_man", ("old_man", "rich_poor"),
                    doc="the Old Man calls a card, or Rich and Poor"),
