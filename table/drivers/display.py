@@ -172,11 +172,20 @@ class OledDisplay:
         self.frames += 1
 
     def _plan(self, old: bytes, new: bytes) -> list[Window]:
+        """The windows to send; never more bytes than the whole frame."""
+        overhead = 6 if self.chip == "ssd1306" else 3
+        runs = changed_runs(old, new, self._width, gap=overhead)
+        windows = plan_windows(runs, overhead=overhead, merge_pages=self.chip == "ssd1306")
+        whole = Window(0, self._pages - 1, 0, self._width - 1)
         if self.chip == "ssd1306":
-            runs = changed_runs(old, new, self._width, gap=6)
-            return plan_windows(runs, overhead=6, merge_pages=True)
-        runs = changed_runs(old, new, self._width, gap=3)
-        return plan_windows(runs, overhead=3, merge_pages=False)
+            cost = sum(w.area + overhead for w in windows)
+            if cost >= whole.area + overhead:
+                return [whole]
+        else:
+            cost = sum(w.area + overhead * (w.p1 - w.p0 + 1) for w in windows)
+            if cost >= whole.area + overhead * self._pages:
+                return [whole]
+        return windows
 
     def _send(self, windows: Sequence[Window], new: bytes) -> None:
         w = self._width

@@ -286,3 +286,18 @@ def test_spi_drives_dc_and_reset_through_gpiozero(mock_factory):
     display.close()
     assert spi.closed
     assert dc.function == "input" and rst.function == "input"    # pins released
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_never_more_than_a_whole_frame(chip):
+    display, panel = make(chip)
+    img = blank()
+    px = img.load()
+    for x in range(0, 128, 7):               # one column in seven: many small runs
+        for y in range(64):
+            px[x, y] = 1
+    panel.reset_count()
+    display.show(img)
+    full = 1030 if chip == "ssd1306" else 8 * (3 + 128)
+    assert panel.sent() <= full
+    assert panel.pixels(COL_OFFSET[chip]) == as_rows(img)

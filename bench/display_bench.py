@@ -1,0 +1,241 @@
+"""Display benchmark: bytes sent to the OLED per typical update, start-up time
+to ready, and memory at rest, for the real display adapter
+(table/drivers/display.py) on luma's real SSD1306 and SH1106 classes.
+
+    python bench/display_bench.py
+
+Bytes are counted at luma's serial interface (command and data bytes, what
+goes on the bus after the I2C address and control byte). The frames are the
+table's own screens (table.screens) when they are installed, else simple
+frames drawn here with Pillow. Targets: a card played sends under a quarter
+of a full frame; resident memory at rest under 60 MB.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from PIL import Image, ImageDraw  # noqa: E402
+
+from table.config import DisplayConfig  # noqa: E402
+from table.drivers.display import open_display  # noqa: E402
+
+
+class Counter:
+    """A luma serial interface that counts what it is given."""
+
+    def __init__(self):
+        self.bytes = 0
+        self.calls = 0
+
+    def command(self, *cmd):
+        self.bytes += len(cmd)
+        self.calls += 1
+
+    def data(self, data):
+        self.bytes += len(data)
+        self.calls += 1
+
+    def cleanup(self):
+        pass
+
+
+SUITS = "GBHSd"
+RANKS = ["7", "8", "9", "T", "U", "O", "K", "A"]
+
+
+def screens_frames(rng):
+    """A hand of Filicău as the table's screens draw it: one frame per card
+    played, plus an error shown and cleared after some plays."""
+    from engine.games import get_game
+    from table.screens.render import render
+    from table.screens.view import CardFace, ErrorView, Header, PlayView, SeatCell, TeamLine
+
+    names = ("1", "4", "3", "2")
+    deck = [c.code if hasattr(c, "code") else str(c) for c in get_game("filicau").pack.cards]
+    rng.shuffle(deck)
+    points = [0, 0]
+    plays, errors = [], []
+    leader = 0
+    for trick in range(8):
+        cards: list[str | None] = [None] * 4
+        for k in range(4):
+            seat = (leader + k) % 4
+            header = Header("Filicău", trump="a", family="german", detail=f"{trick + 1}/8")
+
+            def view(cards=cards, turn=seat, prompt="Joacă", header=header):
+                return PlayView(
+                    header, tuple(SeatCell(names[s], CardFace.of(cards[s], "german")
+                                           if cards[s] else None, turn=s == turn)
+                                  for s in range(4)),
+                    TeamLine(("Noi", "Voi"), tuple(points), "egal"), f"{prompt} {names[turn]}")
+
+            before = render(view())
+            cards[seat] = deck.pop()
+            after = render(view(turn=(seat + 1) % 4))
+            plays.append((before, after))
+            if k == 2 and trick % 3 == 1:
+                err = render(ErrorView(f"Locul {names[seat]}", "Trebuie să răspunzi la culoare"))
+                errors.append((after, err))
+                errors.append((err, after))
+        points[trick % 2] += rng.randrange(0, 40)
+        leader = rng.randrange(4)
+    return plays, errors, "table.screens (the controller's own screens)"
+
+
+def pillow_frames(rng):
+    """Representative frames drawn here: header, four seat cells with a
+    card each, team points, a prompt line; an error in inverse video."""
+    def frame(cards, turn, points):
+        img = Image.new("1", (128, 64), 0)
+        d = ImageDraw.Draw(img)
+        d.text((0, 0), "Filicau  trump H", fill=1)
+        d.line((0, 11, 127, 11), fill=1)
+        for s in range(4):
+            x = s * 32
+            d.text((x + 2, 14), f"{s + 1}{'*' if s == turn else ''}", fill=1)
+            if cards[s]:
+                d.rectangle((x + 2, 26, x + 26, 44), outline=1)
+                d.text((x + 6, 30), cards[s], fill=1)
+        d.text((0, 52), f"Noi {points[0]}  Voi {points[1]}", fill=1)
+        return img
+
+    plays, errors = [], []
+    for trick in range(8):
+        cards = [None] * 4
+        points = [trick * 7, trick * 5]
+        for k in range(4):
+            before = frame(cards, k, points)
+            cards[k] = rng.choice(RANKS) + rng.choice(SUITS)
+            after = frame(cards, (k + 1) % 4, points)
+            plays.append((before, after))
+            if k == 2 and trick % 3 == 1:
+                err = Image.new("1", (128, 64), 1)
+                ImageDraw.Draw(err).text((4, 20), "Seat 3: must follow", fill=0)
+                errors.append((after, err))
+                errors.append((err, after))
+    return plays, errors, "frames drawn with Pillow (the controller's screens were not found)"
+
+
+def measure(chip, pairs):
+    """(bytes, command/data calls) of each update from `before` to `after`."""
+    sizes = []
+    for before, after in pairs:
+        counter = Counter()
+        display = open_display(DisplayConfig(driver=chip), serial=counter)
+        display.show(before)
+        counter.bytes = counter.calls = 0
+        display.show(after)
+        sizes.append((counter.bytes, counter.calls))
+    return sizes
+
+
+def full_frame(chip):
+    """What luma's own display() sends for any frame (the whole panel)."""
+    counter = Counter()
+    display = open_display(DisplayConfig(driver=chip), serial=counter)
+    counter.bytes = 0
+    display.device.display(Image.new("1", (128, 64), 1))
+    return counter.bytes
+
+
+def i2c_ms(nbytes, calls):
+    """Time on a 400 kHz I2C bus: 9 clocks a byte, plus address and control
+    byte for every command/data call."""
+    return (nbytes + 2 * calls) * 9 / 400_000 * 1000
+
+
+STARTUP = r"""
+import os, sys, time, json
+t0 = time.perf_counter()
+sys.path.insert(0, sys.argv[1])
+from table.config import load
+from table.drivers import build_ports
+from table.drivers.display import open_display
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from PIL import Image
+
+class Bus:
+    def write_i2c_block_data(self, addr, mode, data): pass
+
+config = load(sys.argv[2])
+factory = MockFactory(pin_class=MockPWMPin)
+class Readers:
+    def start(self, post): pass
+    def stop(self): pass
+ports = build_ports(config, pin_factory=factory, readers=Readers(),
+                    display=open_display(config.display, i2c_bus=Bus()))
+ports.display.show(Image.new("1", ports.display.size, 0))
+ready = time.perf_counter() - t0
+rss = int(next(l for l in open("/proc/self/status") if l.startswith("VmRSS")).split()[1])
+hwm = int(next(l for l in open("/proc/self/status") if l.startswith("VmHWM")).split()[1])
+print(json.dumps({"ready_s": ready, "rss_kb": rss, "peak_kb": hwm}))
+"""
+
+
+def startup():
+    runs = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", STARTUP, str(ROOT),
+                              str(ROOT / "examples" / "config.toml")],
+                             capture_output=True, text=True, check=True).stdout
+        wall = time.perf_counter() - t0
+        data = json.loads(out)
+        data["wall_s"] = wall
+        runs.append(data)
+    return runs
+
+
+def main():
+    rng = random.Random(2024)
+    try:
+        plays, errors, source = screens_frames(rng)
+    except ImportError:
+        plays, errors, source = pillow_frames(rng)
+    print(f"Frames: {source}; {len(plays)} cards played, {len(errors)} error screens "
+          "shown or cleared.\n")
+    print("| chip | full frame | card played: mean | max | share of full | "
+          "error shown/cleared: mean | I2C 400 kHz: card / full |")
+    print("|---|---|---|---|---|---|---|")
+    verdicts = []
+    for chip in ("ssd1306", "sh1106"):
+        full = full_frame(chip)
+        card_sizes = measure(chip, plays)
+        card = [b for b, _ in card_sizes]
+        err = [b for b, _ in measure(chip, errors)]
+        mean = statistics.mean(card)
+        calls = statistics.mean(c for _, c in card_sizes)
+        share = mean / full
+        calls_full = 2 if chip == "ssd1306" else 16
+        print(f"| {chip} | {full} B | {mean:.0f} B | {max(card)} B | {share:.1%} | "
+              f"{statistics.mean(err):.0f} B | {i2c_ms(mean, calls):.1f} ms / "
+              f"{i2c_ms(full, calls_full):.1f} ms |")
+        verdicts.append((chip, share))
+    runs = startup()
+    ready = statistics.median(r["ready_s"] for r in runs)
+    wall = statistics.median(r["wall_s"] for r in runs)
+    rss = statistics.median(r["rss_kb"] for r in runs) / 1024
+    peak = max(r["peak_kb"] for r in runs) / 1024
+    print(f"\nStart-up to ready (imports, config, build_ports on mock pins, first frame): "
+          f"{ready * 1000:.0f} ms in-process, {wall * 1000:.0f} ms with the interpreter "
+          "(median of 5)")
+    print(f"Memory at rest: {rss:.1f} MB resident (peak {peak:.1f} MB)")
+    ok = all(share < 0.25 for _, share in verdicts) and rss < 60
+    print("\nTargets: card played < 25% of a full frame: "
+          + ", ".join(f"{chip} {'met' if s < 0.25 else 'MISSED'}" for chip, s in verdicts)
+          + f"; RSS < 60 MB: {'met' if rss < 60 else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
