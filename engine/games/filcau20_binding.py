@@ -163,13 +163,13 @@ def call_refusal(hand: Sequence[Card], call: str, rule7: str = "strongest",
         if not closed:
             return "binding_not_closed"
         if must is not None and compulsory and not closed_redeal:
-            return "binding_compulsory"
+            return "must_bind"
         return None
     if closed and closed_redeal:
         return "binding_closed"
     if call == "pass":
         if must is not None and compulsory:
-            return "binding_compulsory"
+            return "must_bind"
         if closed:
             return "binding_closed"
         return None

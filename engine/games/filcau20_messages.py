@@ -59,7 +59,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ro": "Locul {seat}: regula 7, trebuie să legi cel mai mare tromf, nu {call}.",
         "hu": "{seat}. hely: 7. szabály, a legnagyobb kötésedet kell kötnöd, nem ezt: {call}.",
     },
-    "binding_compulsory": {
+    "must_bind": {
         "en": "Seat {seat} can bind and must bind.",
         "ro": "Locul {seat} poate lega și trebuie să lege.",
         "hu": "A(z) {seat}. hely köthet, tehát kötnie kell.",

@@ -95,14 +95,14 @@ def test_highest_over():
     ("Oa Ua Ka Th Kb", "3:K", {}, "binding_not_eligible"),
     ("Oa Ua Ka Th Ah", "3:U", {}, "binding_rule7"),        # must call the stronger 3:T
     ("Oa Ua Ka Th Ah", "pass", {}, None),
-    ("Oa Ua Ka Th Ah", "pass", {"compulsory": True}, "binding_compulsory"),
+    ("Oa Ua Ka Th Ah", "pass", {"compulsory": True}, "must_bind"),
     ("Ua Ka Ta Aa Kb", "pass", {"compulsory": True}, None),   # cannot bind: may pass
     ("Oa Ua Ka Th Ah", "closed", {}, "binding_not_closed"),
     ("Ob Ua Ka Ta Aa", "closed", {}, None),
     ("Ob Ua Ka Ta Aa", "pass", {}, "binding_closed"),         # must say closed
     ("Oa Ol Oh Ob Kh", "4:Ob", {}, None),                      # closed in hearts, binds another
     ("Oa Ol Oh Ob Kh", "closed", {}, None),
-    ("Oa Ol Oh Ob Kh", "closed", {"compulsory": True}, "binding_compulsory"),
+    ("Oa Ol Oh Ob Kh", "closed", {"compulsory": True}, "must_bind"),
     ("Oa Ol Oh Ob Kh", "4:Ob", {"closed_redeal": True}, "binding_closed"),
     ("Oa Ol Oh Ob Kh", "closed", {"closed_redeal": True, "compulsory": True}, None),
 ])

@@ -118,7 +118,7 @@ def test_binding_compulsory_option(compulsory, choices):
     f.choose(2, "knock")
     assert f.pending().choices == choices
     if compulsory:
-        assert reason(f.choose, 0, "pass") == "binding_compulsory"
+        assert reason(f.choose, 0, "pass") == "must_bind"
     f.choose(0, "bind:3:U")
     # seat 3 cannot bind, so may pass either way
     f.choose(1, "bind:4:T")
