@@ -150,6 +150,12 @@ class HandFlow:
     def _undo_other(self, kind: str, data: Any) -> FlowEvent:
         raise BadRequest(f"cannot undo {kind}")
 
+    def chooser(self, choice: str) -> int | None:
+        """The seat that makes `choice` of the pending step at the table, where
+        the buttons are shared: by default the step's seat. Games whose
+        choices name the seat that makes them (a claim) override it."""
+        return self.pending().seat
+
     @property
     def can_undo(self) -> bool:
         """Is there an action of this hand that `undo` would take back?"""
