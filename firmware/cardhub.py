@@ -159,7 +159,8 @@ class Hub:
         if kind == "VER":
             self.send("VER", NAME, VERSION, PROTOCOL)
         elif kind == "CARDS":
-            self.cards_line()
+            if self.cycles >= SETTLE_CYCLES:
+                self.cards_line()  # before that, the settle-time CARDS line answers
         elif kind == "RATE":
             try:
                 rate = int(fields[0])

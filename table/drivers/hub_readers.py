@@ -1,0 +1,342 @@
+"""The USB reader hub (firmware/): the `CardReaders` port over pyserial.
+
+One thread finds the hub (the udev link, else the first serial port with the
+hub's USB id), reads its lines (firmware/PROTOCOL.md) and posts card and
+reader events; the controller is never called and never waited for. When the
+hub is unplugged or falls silent its readers are reported offline, and the
+thread reconnects every `retry_s`; on every (re)connection it asks the hub
+for all the cards it holds and turns only the differences into events, so
+the game loses nothing.
+
+Bad input never stops the reading: lines that are not ASCII, malformed,
+with a wrong checksum, replayed (an old sequence number), endless (longer
+than 200 characters) or beyond 400 a second (a flooding hub) are dropped and
+counted in `counters`; lost lines (a sequence gap) and dropped floods make
+the driver ask the hub for its cards again.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from table.drivers.hub_protocol import (
+    BadLine,
+    Line,
+    LineSplitter,
+    SequenceCheck,
+    encode_command,
+    parse_line,
+)
+from table.ports import CardArrived, CardLeft, Clock, Post, ReaderBack, ReaderOffline
+
+log = logging.getLogger(__name__)
+
+HUB_USB_ID = "2e8a:0005"
+DEFAULT_PORT = "/dev/cardtable-hub"
+
+
+class _MonotonicClock:
+    def now(self) -> float:
+        return time.monotonic()
+
+
+def find_hub_port(port: str | None = DEFAULT_PORT, usb_id: str = HUB_USB_ID) -> str | None:
+    """`port` if it exists (the udev rule's link), else the first serial
+    port whose USB vendor:product id is `usb_id`."""
+    if port and os.path.exists(port):
+        return port
+    from serial.tools import list_ports
+
+    vid, pid = (int(part, 16) for part in usb_id.split(":"))
+    for info in sorted(list_ports.comports(), key=lambda i: i.device):
+        if info.vid == vid and info.pid == pid:
+            return str(info.device)
+    return None
+
+
+def open_serial(path: str, baud: int = 115200, timeout: float = 0.05) -> Any:
+    import serial
+
+    return serial.Serial(path, baud, timeout=timeout, write_timeout=0.5)
+
+
+class HubReaders:
+    """The readers on the hub: `channels` maps each place (seat number or
+    DEALER) to its hub channel (0..7)."""
+
+    def __init__(self, channels: Mapping[int, int], *, port: str | None = DEFAULT_PORT,
+                 usb_id: str = HUB_USB_ID, baud: int = 115200, clock: Clock | None = None,
+                 find_port: Callable[[], str | None] | None = None,
+                 open_port: Callable[[str], Any] | None = None, poll_rate: int | None = None,
+                 silence_s: float = 3.0, retry_s: float = 1.0,
+                 max_lines_per_s: int = 400) -> None:
+        if not channels:
+            raise ValueError("no hub channels to read")
+        bad = [c for c in channels.values() if not 0 <= c <= 7]
+        if bad or len(set(channels.values())) != len(channels):
+            raise ValueError(f"hub channels must be distinct numbers 0..7: {dict(channels)}")
+        self.places = {channel: place for place, channel in channels.items()}
+        self.clock = clock or _MonotonicClock()
+        self.find_port = find_port or (lambda: find_hub_port(port, usb_id))
+        self.open_port = open_port or (lambda path: open_serial(path, baud))
+        self.poll_rate = poll_rate
+        self.silence_s = silence_s
+        self.retry_s = retry_s
+        self.max_lines_per_s = max_lines_per_s
+        self.counters: collections.Counter[str] = collections.Counter()
+        self.hub_version: tuple[str, ...] = ()
+        self.online: dict[int, bool | None] = dict.fromkeys(channels, None)
+        self.cards: dict[int, set[str]] = {place: set() for place in channels}
+        self._splitter = LineSplitter()
+        self._seq = SequenceCheck()
+        self._serial: Any = None
+        self._post: Post = lambda event: None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._last_alive = 0.0
+        self._window = (0.0, 0)
+        self._flooded = False
+        self._last_resync = -1e9
+
+    # ----- the port -------------------------------------------------------------
+
+    def start(self, post: Post) -> None:
+        if self._thread is not None:
+            raise RuntimeError("the hub readers are already started")
+        self._post = post
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name="hub-readers", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(timeout=5)
+        self._close()
+
+    def close(self) -> None:
+        self.stop()
+
+    @property
+    def connected(self) -> bool:
+        return self._serial is not None
+
+    # ----- the thread -----------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            if self._serial is None and not self.connect():
+                self._stopping.wait(self.retry_s)
+                continue
+            self.read_once()
+
+    def connect(self) -> bool:
+        """Find and open the hub, ask for its version and cards."""
+        try:
+            path = self.find_port()
+            if path is None:
+                self._all_offline("the hub is not plugged in (no serial port with its USB id)")
+                return False
+            self._serial = self.open_port(path)
+        except (OSError, ValueError) as exc:  # serial.SerialException is an OSError
+            self._all_offline(f"the hub cannot be opened: {exc}")
+            return False
+        self.counters["connects"] += 1
+        self._splitter.reset()
+        self._seq.reset()
+        self._last_alive = self.clock.now()
+        log.info("reader hub on %s", path)
+        self._send("VER")
+        if self.poll_rate:
+            self._send("RATE", self.poll_rate)
+        self._resync(force=True)
+        return True
+
+    def read_once(self) -> None:
+        """Read what the hub sent (waits at most the port's timeout)."""
+        ser = self._serial
+        if ser is None:
+            return
+        try:
+            data = ser.read(max(1, min(int(ser.in_waiting), 4096)))
+        except (OSError, ValueError, TypeError) as exc:
+            self._lost(f"the hub was unplugged ({exc})")
+            return
+        if data:
+            self.feed(data)
+        now = self.clock.now()
+        if now - self._last_alive > self.silence_s:
+            self._lost(f"the hub said nothing for {self.silence_s:g} s")
+        elif self._flooded and self._window_count(now) < self.max_lines_per_s // 2:
+            self._flooded = False
+            self._resync()
+
+    def _lost(self, detail: str) -> None:
+        self.counters["disconnects"] += 1
+        log.warning("reader hub lost: %s", detail)
+        self._close()
+        self._all_offline(detail)
+
+    def _close(self) -> None:
+        ser, self._serial = self._serial, None
+        if ser is not None:
+            try:
+                ser.close()
+            except OSError:
+                pass
+
+    def _send(self, kind: str, *fields: object) -> None:
+        if self._serial is None:
+            return
+        try:
+            self._serial.write(encode_command(kind, *fields))
+        except (OSError, ValueError) as exc:  # SerialTimeoutException is an OSError too
+            self.counters["write_errors"] += 1
+            log.info("cannot write to the hub: %s", exc)
+
+    def _resync(self, force: bool = False) -> None:
+        now = self.clock.now()
+        if force or now - self._last_resync >= 0.5:
+            self._last_resync = now
+            self.counters["resyncs"] += 1
+            self._send("CARDS")
+
+    # ----- lines ----------------------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        """Bytes from the hub: every complete line is checked and handled."""
+        before = self._splitter.overlong
+        lines = self._splitter.feed(data)
+        self.counters["overlong"] += self._splitter.overlong - before
+        for raw in lines:
+            try:
+                line = parse_line(raw)
+            except BadLine as bad:
+                self.counters[bad.reason] += 1
+                continue
+            self._line(line)
+
+    def _window_count(self, now: float) -> int:
+        start, count = self._window
+        return count if now - start < 1.0 else 0
+
+    def _line(self, line: Line) -> None:
+        now = self.clock.now()
+        start, count = self._window
+        if now - start >= 1.0:
+            start, count = now, 0
+        self._window = (start, count + 1)
+        if count >= self.max_lines_per_s:
+            self.counters["flooded"] += 1
+            self._flooded = True
+            return
+        verdict = self._seq.check(line)
+        if verdict == "replay":
+            self.counters["replayed"] += 1
+            return
+        self._last_alive = now
+        self.counters["lines"] += 1
+        if verdict == "gap":
+            self.counters["gaps"] += 1
+            self._resync()
+        handler = getattr(self, f"_on_{line.kind.lower()}")
+        handler(line.fields)
+
+    def _place(self, channel_text: str) -> int | None:
+        return self.places.get(int(channel_text))
+
+    def _on_boot(self, fields: tuple[str, ...]) -> None:
+        self.counters["boots"] += 1
+        self.hub_version = fields[:2]
+        log.info("reader hub booted: %s", ",".join(fields))
+
+    def _on_ver(self, fields: tuple[str, ...]) -> None:
+        self.hub_version = fields[:2]
+
+    def _on_ok(self, fields: tuple[str, ...]) -> None:
+        pass
+
+    def _on_on(self, fields: tuple[str, ...]) -> None:
+        place = self._place(fields[0])
+        if place is not None:
+            self._reader_online(place, True, "")
+            self._card(place, fields[1], True)
+
+    def _on_off(self, fields: tuple[str, ...]) -> None:
+        place = self._place(fields[0])
+        if place is not None:
+            self._card(place, fields[1], False)
+
+    def _on_back(self, fields: tuple[str, ...]) -> None:
+        place = self._place(fields[0])
+        if place is not None:
+            self._reader_online(place, True, "")
+
+    def _on_err(self, fields: tuple[str, ...]) -> None:
+        self.counters["hub_errors"] += 1
+        if fields[0] != "-" and fields[1] == "OFFLINE":
+            place = self._place(fields[0])
+            if place is not None:
+                detail = fields[2] if len(fields) > 2 else ""
+                self._reader_online(place, False, f"the reader does not answer ({detail})")
+        else:
+            log.info("reader hub: %s", ",".join(fields))
+
+    def _on_hb(self, fields: tuple[str, ...]) -> None:
+        mask = int(fields[1], 16)
+        for channel, place in self.places.items():
+            self._reader_online(place, bool(mask >> channel & 1), "the reader does not answer")
+
+    def _on_cards(self, fields: tuple[str, ...]) -> None:
+        for channel, place in self.places.items():
+            held = fields[channel] if channel < len(fields) else "!"
+            if held == "!":
+                self._reader_online(place, False, "the reader does not answer")
+                continue
+            self._reader_online(place, True, "")
+            now_there = set(held.split("+")) if held else set()
+            for uid in sorted(now_there - self.cards[place]):
+                self._card(place, uid, True)
+            for uid in sorted(self.cards[place] - now_there):
+                self._card(place, uid, False)
+
+    # ----- events ---------------------------------------------------------------
+
+    def _card(self, place: int, uid: str, here: bool) -> None:
+        cards = self.cards[place]
+        if here and uid not in cards:
+            cards.add(uid)
+            self._post(CardArrived(place, uid))
+        elif not here and uid in cards:
+            cards.discard(uid)
+            self._post(CardLeft(place, uid))
+
+    def _reader_online(self, place: int, online: bool, detail: str) -> None:
+        was = self.online[place]
+        if online == was:
+            return
+        self.online[place] = online
+        if online and was is False:
+            self._post(ReaderBack(place))
+        elif not online:
+            self._post(ReaderOffline(place, detail))
+
+    def _all_offline(self, detail: str) -> None:
+        for place in self.online:
+            self._reader_online(place, False, detail)
+
+
+def open_from_config(places: Mapping[int, Any], hub: Any) -> HubReaders:
+    """The hub's readers of a `table.config.Config`: `places` maps each place
+    to its HubReader (with `channel`), `hub` is the HubConfig."""
+    return HubReaders({place: int(r.channel) for place, r in places.items()},
+                      port=getattr(hub, "port", DEFAULT_PORT),
+                      usb_id=getattr(hub, "usb_id", HUB_USB_ID),
+                      baud=int(getattr(hub, "baud", 115200)))
