@@ -105,6 +105,9 @@ class Fildinsky(Game):
                    doc="the batches of the deal, non-dealer first (FD-A1)"),
         OptionSpec("first_dealer", "random", ("random", 0, 1),
                    doc="who deals the first hand; then the deal alternates (FD-A2)"),
+        OptionSpec("revoke_penalty", "none", ("none", "forfeit_last_eight"),
+                   doc="with hands unknown, a revoke proven in the last eight tricks "
+                       "forfeits them: their points go to the other player (FD-A14)"),
         OptionSpec("target", 2000, minimum=100, maximum=100000,
                    doc="the points that win the game"),
     )

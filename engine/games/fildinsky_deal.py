@@ -53,12 +53,20 @@ LAST_TRICK_POINTS = 10
 
 @dataclass(frozen=True)
 class TrickScore:
-    """A closed trick and what it scored for its winner."""
+    """A closed trick and what it scored: for its winner, or for `scorer`
+    when the winner has forfeited the last eight tricks (option
+    `revoke_penalty`)."""
 
     trick: Trick
     brisques: int
     deece: int
     last: int
+    scorer: int = -1
+
+    @property
+    def credited(self) -> int:
+        """The seat the trick's points went to."""
+        return self.trick.winner if self.scorer < 0 else self.scorer
 
     @property
     def total(self) -> int:
@@ -98,6 +106,16 @@ class TurnedSeven:
 
 
 @dataclass(frozen=True)
+class Forfeit:
+    """Option `revoke_penalty`: a revoke proven in the last eight tricks; the
+    points `seat` had won in them (`points`) go to the other player, and so
+    will those of the tricks it still wins."""
+
+    seat: int
+    points: int
+
+
+@dataclass(frozen=True)
 class Undone:
     """What `undo` took back: `action` is play, meld, exchange, pass or draw."""
 
@@ -106,13 +124,14 @@ class Undone:
     card: Card | None = None
 
 
-Event = TrickScore | Declared | Exchanged | Drawn | TurnedSeven
+Event = TrickScore | Declared | Exchanged | Drawn | TurnedSeven | Forfeit
 
 _STATE_FIELDS = (
     "stage", "turn", "leader", "declarer", "draws_due", "trick", "tricks", "played",
     "hands", "known", "unknown", "face_down", "stock_pos", "bottom", "won_pile", "used",
     "points", "brisques", "meld_points", "bonus_points", "won", "declared_now",
     "exchange_slot", "exchanged", "deece_scored", "events", "revokes", "finished",
+    "forfeited",
 )
 
 
@@ -203,6 +222,7 @@ class FildinskyDeal(Deal):
         self.exchange_slot: int | None = None
         self.exchanged = False
         self.deece_scored = 0
+        self.forfeited = [False, False]
         self.events: list[Event] = []
         self.watch = RevokeWatch()
         self._actions: list[tuple[str, int, Card | None, dict[str, Any]]] = []
@@ -388,6 +408,7 @@ class FildinskyDeal(Deal):
             if revoke is not None:
                 self.revokes.append(revoke)
                 self.watch.forget(seat, revoke, t, slot)
+                self._forfeit(seat)
             if self.trick:
                 self.watch.record(t, seat, self.trick[0], slot, len(self.tricks) + 1)
         if self.hands is not None:
@@ -403,6 +424,8 @@ class FildinskyDeal(Deal):
             done = self._close_trick()
         else:
             self.turn = 1 - seat
+        if revoke is not None and not self.finished:
+            self._check_target()  # points a forfeit moved may end the game
         return PlayOutcome(seat, c, done, revoke, self.finished)
 
     def _winner_index(self, slots: Sequence[int]) -> int:
@@ -439,9 +462,13 @@ class FildinskyDeal(Deal):
         self.won[winner] += 1
         for s in slots:
             self.won_pile[winner] |= 1 << s
-        self._score(winner, brisques, "brisques")
-        self._score(winner, deece + last, "bonus")
-        self.events.append(TrickScore(done, brisques, deece, last))
+        scorer = winner
+        if self.forfeited[winner] and number > STOCK_TRICKS:
+            scorer = 1 - winner
+        self._score(scorer, brisques, "brisques")
+        self._score(scorer, deece + last, "bonus")
+        self.events.append(TrickScore(done, brisques, deece, last,
+                                      -1 if scorer == winner else scorer))
         self.trick = []
         self.leader = self.turn = winner
         self.declarer = winner
@@ -465,6 +492,22 @@ class FildinskyDeal(Deal):
             self.meld_points[seat] += pts
         else:
             self.bonus_points[seat] += pts
+
+    def _forfeit(self, seat: int) -> None:
+        """Option `revoke_penalty: forfeit_last_eight` after a proven revoke."""
+        if self.opts["revoke_penalty"] != "forfeit_last_eight" or self.forfeited[seat]:
+            return
+        self.forfeited[seat] = True
+        moved = 0
+        for i, e in enumerate(self.events):
+            if (isinstance(e, TrickScore) and e.trick.number > STOCK_TRICKS
+                    and e.trick.winner == seat and e.credited == seat):
+                self.events[i] = TrickScore(e.trick, e.brisques, e.deece, e.last, 1 - seat)
+                for pts, kind in ((e.brisques, "brisques"), (e.deece + e.last, "bonus")):
+                    self._score(seat, -pts, kind)
+                    self._score(1 - seat, pts, kind)
+                moved += e.total
+        self.events.append(Forfeit(seat, moved))
 
     def reached_target(self) -> int | None:
         """The seat whose match total has reached the target (immediate end)."""

@@ -13,7 +13,8 @@ from engine.games.fildinsky_deal import Declared, TrickScore
 OPTION_SETS = [
     {},
     {"deece_exchange_to": "hand", "deece_trigger": "played_by_winner",
-     "tie_rule_phase1": False, "turned_seven_scores": True, "bezique_pair": "classic_switch"},
+     "tie_rule_phase1": False, "turned_seven_scores": True, "bezique_pair": "classic_switch",
+     "revoke_penalty": "forfeit_last_eight"},
     {"game_end": "end_of_hand", "last_trick_bonus": 32, "meld_needs_current_trick_card": False,
      "deal_pattern": "2-3-3", "first_dealer": 1},
 ]

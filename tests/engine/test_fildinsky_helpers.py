@@ -68,14 +68,11 @@ def _phase_one(g, seats_targets, turn_up, fillers):
     return deal, plays
 
 
-def reach_last_eight(g, lead_hand, follow_hand, turn_up="9h", *, know_hands=True):
-    """A deal at trick 25 where the leader holds `lead_hand` and the follower
-    `follow_hand` (7 cards each) plus one copy of `turn_up` each. In the stock
-    phase each player only played cards he drew (melds passed).
-
-    With `know_hands=False` the same plays are replayed on a deal whose hands
-    and draws the table did not see. Returns (deal, leader seat).
-    """
+def phase_one_plays(g, lead_hand, follow_hand, turn_up="9h"):
+    """Plays of a stock phase after which the leader of trick 25 holds
+    `lead_hand` and the follower `follow_hand` (7 cards each), plus a copy of
+    `turn_up` each; seat 0 leads trick 1, each player only plays cards he drew,
+    melds are passed. Returns (the deal at trick 25, the plays, the leader)."""
     tu = card(turn_up)
     lead, follow = cards(lead_hand), cards(follow_hand)
     fillers = rest_of_pack(lead, follow, [tu, tu])
@@ -84,6 +81,17 @@ def reach_last_eight(g, lead_hand, follow_hand, turn_up="9h", *, know_hands=True
         deal, plays = _phase_one(g, [follow, lead], tu, fillers)
     leader = deal.turn
     assert Counter(deal.hand_of(leader)) == Counter(lead + [tu])
+    return deal, plays, leader
+
+
+def reach_last_eight(g, lead_hand, follow_hand, turn_up="9h", *, know_hands=True):
+    """A deal at trick 25 where the leader holds `lead_hand` and the follower
+    `follow_hand` (7 cards each) plus one copy of `turn_up` each (see
+    `phase_one_plays`). With `know_hands=False` the same plays are replayed on
+    a deal whose hands and draws the table did not see. Returns (deal, leader).
+    """
+    tu = card(turn_up)
+    deal, plays, leader = phase_one_plays(g, lead_hand, follow_hand, turn_up)
     if know_hands:
         return deal, leader
     blind = g.new_deal(tu.suit, 0, None, turn_up=tu)

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import IllegalPlay, card, cards
+from engine.games.fildinsky_deal import TrickScore
 from tests.engine.test_fildinsky_helpers import game, make_deal, reach_last_eight
 
 
@@ -228,7 +229,8 @@ def check_cards_accounted(deal):
 @given(st.integers(0, 10**6), st.sampled_from(MODES),
        st.sampled_from([{}, {"deece_exchange_to": "hand"}, {"tie_rule_phase1": False},
                         {"meld_needs_current_trick_card": False, "turned_seven_scores": True},
-                        {"deece_trigger": "played_by_winner", "last_trick_bonus": 32}]))
+                        {"deece_trigger": "played_by_winner", "last_trick_bonus": 32,
+                         "revoke_penalty": "forfeit_last_eight"}]))
 def test_random_hands_keep_every_card_accounted_and_undo_exactly(seed, mode, options):
     rng = random.Random(seed)
     g = game(game_end="end_of_hand", **options)
@@ -254,3 +256,43 @@ def test_random_hands_keep_every_card_accounted_and_undo_exactly(seed, mode, opt
     assert not snaps
     with pytest.raises(IllegalPlay):
         deal.undo()
+
+
+@pytest.mark.parametrize("penalty", ["none", "forfeit_last_eight"])
+def test_revoke_penalty_forfeits_the_last_eight(penalty):
+    g = game(revoke_penalty=penalty)
+    deal, leader = reach_last_eight(g, LEAD, FOLLOW, know_hands=False)
+    follower = 1 - leader
+    for seat, c in ((leader, "Kc"), (follower, "9c"),   # 25: hides his A♣
+                    (leader, "7d"), (follower, "7h")):  # 26: trumps with the deece
+        deal.play(seat, card(c))
+        no_melds(deal)
+    scores = [e for e in deal.events if isinstance(e, TrickScore)]
+    assert (scores[-1].trick.winner, scores[-1].deece) == (follower, 10)
+    before = list(deal.points)
+    deal.play(follower, card("Ts"))  # 27: the leader trumps and wins 10
+    deal.play(leader, card("8h"))
+    no_melds(deal)
+    assert deal.points[leader] == before[leader] + 10
+    deal.play(leader, card("Qc"))
+    out = deal.play(follower, card("Ac"))  # 28: the revoke of trick 25 is proven
+    assert out.revoke.trick == 25 and out.trick.winner == follower
+    gained = [deal.points[s] - before[s] for s in (0, 1)]
+    if penalty == "none":
+        assert gained[follower] == 10 and gained[leader] == 10
+    else:
+        # His tricks of the last eight count for the other player: the deece
+        # of trick 26 moves over, and so does trick 28.
+        assert gained[follower] == -10 and gained[leader] == 30
+        no_melds(deal)
+        run_rest = deal.won[follower]
+        while not deal.finished:
+            stage, seat = deal.pending()
+            if stage == "meld":
+                deal.close_melds(seat)
+            else:
+                deal.play(seat, next(iter(deal.legal_cards())))
+        assert deal.won[follower] >= run_rest
+        last_eight = [e for e in deal.events
+                      if isinstance(e, TrickScore) and e.trick.number > 24]
+        assert all(e.credited == leader for e in last_eight if e.trick.winner == follower)

@@ -325,3 +325,33 @@ def test_whole_games_to_2000_over_the_protocol(mode, options):
     state, hands = client.match()
     a, b = state["score"]
     assert state["winner"] == (0 if a > b else 1) and max(a, b) >= 2000 and hands >= 2
+
+
+@pytest.mark.parametrize("penalty", ["none", "forfeit_last_eight"])
+def test_a_blind_hand_to_the_last_eight_reports_the_revoke(penalty):
+    from tests.engine.test_fildinsky_helpers import phase_one_plays
+
+    options = {"revoke_penalty": penalty}
+    _, plays, leader = phase_one_plays(get_game("fildinsky", options),
+                                       "8h Kc Qc Jc 7c 7d 8d", "7h Ac 9c 7s 8s 9s Ts")
+    follower = 1 - leader
+    ref = Referee()
+    fd(ref, op="new_hand", options=options, state={"dealer": 1, "score": [0, 0]},
+       shown=["9h"])
+    for seat, c in plays:  # melds passed and draws recorded unseen by the plays
+        a = ask(ref, op="play", seat=seat, card=c.code)
+        assert a["ok"], a
+    assert a["next"]["seat"] == leader
+    ask(ref, op="play", seat=leader, card="Kc")
+    a = ask(ref, op="play", seat=follower, card="7s")
+    assert a["reason"] == "must_trump"  # he holds the turned-up 9♥
+    ask(ref, op="play", seat=follower, card="9c")  # hides his A♣
+    ask(ref, op="play", seat=leader, card="Qc")
+    a = ask(ref, op="play", seat=follower, card="Ac")
+    assert a["revoke"] == {"seat": follower, "trick": 25, "suit": "c"}
+    if penalty == "none":
+        assert a["trick"] == {"winner": follower, "points": 10}
+        assert "forfeit" not in a
+    else:
+        assert a["trick"] == {"winner": follower, "points": 10, "credited": leader}
+        assert a["forfeit"] == {"seat": follower, "points": 0}  # trick 25 was not his

@@ -30,6 +30,7 @@ from engine.games.fildinsky_deal import (
     Drawn,
     Exchanged,
     FildinskyDeal,
+    Forfeit,
     TrickScore,
     TurnedSeven,
 )
@@ -76,7 +77,12 @@ def _report(hand: HandSession, deal: FildinskyDeal, n_events: int, out: Answer) 
                 trick["deece"] = e.deece
             if e.last:
                 trick["last"] = e.last
+            if e.credited != e.trick.winner:
+                trick["credited"] = e.credited
             out["trick"] = trick
+            scored = True
+        elif isinstance(e, Forfeit):
+            out["forfeit"] = {"seat": e.seat, "points": e.points}
             scored = True
         elif isinstance(e, Exchanged):
             out["exchange"] = {"took": e.took.code, "gave": e.gave.code}
