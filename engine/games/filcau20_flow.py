@@ -8,10 +8,11 @@ Steps, in order:
 1. `choose` (R, `filcau20_cut_or_knock`): `cut` or `knock`.
 2. After a cut, the **fris window** (three cards each): `card` (each seat from
    L round to D, `filcau20_fris`): put down an Over to make fris, or choose
-   `pass`. The dealer may choose `deal` at any moment to close the window
-   (rule 1). With `fris_priority` `seat_order` the first Over put down wins at
-   once; with `highest_over` every seat is asked and the highest Over wins.
-   If nobody makes fris, the binding follows as after a knock.
+   `pass`. `deal` (the dealer deals the last two cards, whoever picks it on
+   the table's menu) closes the window at any moment (rule 1). With
+   `fris_priority` `seat_order` the first Over put down wins at once; with
+   `highest_over` every seat is asked and the highest Over wins. If nobody
+   makes fris, the binding follows as after a knock.
 3. The **binding** (five cards each): `choose` (each seat from L round to D,
    `filcau20_bind`): `bind:N:LOW` (N trumps, the lowest LOW: `bind:3:U`,
    `bind:4:Ob`), `closed` (five trumps) or `pass`. With hands known only the
@@ -141,6 +142,18 @@ class Filcau20Flow(HandFlow):
     def finished(self) -> bool:
         return self.phase == "done" or (self.phase == "play" and self.deal is not None
                                         and self.deal.finished)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._actions)
+
+    def deal_order(self) -> tuple[int, ...]:
+        """The seat of each card as the dealer deals it, from his left round to
+        himself: after a cut three each then two each, otherwise (a knock, or
+        no choice yet) five each. Each hand then lists its cards in the order
+        received, as `hands` expects."""
+        packets = (3, 2) if self.cut else (5,)
+        return tuple(seat for size in packets for seat in self.order for _ in range(size))
 
     def call_choices(self, seat: int) -> tuple[str, ...]:
         """The binding calls `seat` may make now."""
@@ -295,11 +308,9 @@ class Filcau20Flow(HandFlow):
         return FlowEvent("chosen", seat, data={"choice": choice})
 
     def _close_window(self, seat: int) -> FlowEvent:
-        if seat != self.dealer:
-            raise IllegalPlay("only_dealer", seat=seat, turn=self.dealer,
-                              family=self.game.pack.family)
+        # The table has one menu: "deal" is the dealer's act whoever picks it.
         self._end_window()
-        return FlowEvent("chosen", seat, data={"choice": "deal"})
+        return FlowEvent("chosen", self.dealer, data={"choice": "deal"})
 
     def _end_window(self) -> None:
         if self.exposed:

@@ -7,17 +7,21 @@ Steps:
 * `play` (the seat to play, `play`). Its `choices` are what may be chosen
   instead of a card, each naming the seat it concerns:
   * `redeal:S` (before the first card, if the option allows seat S a claim):
-    seat S shows a weak hand and asks for a new deal. Chosen by seat S. With
-    hands known the claim is checked at once (refused with `redeal_refused`,
-    nothing changes); with hands unknown the step becomes
+    seat S shows a weak hand and asks for a new deal. With hands known the
+    claim is checked at once (refused with `redeal_refused`, nothing changes);
+    with hands unknown the step becomes
   * `card` (S, `sueca_show_hand`): seat S taps his ten cards; then the claim is
     granted (the hand is over, the same dealer deals again) or refused (the
     cards stay known and play goes on).
-  * `denounce:S` (revoke_mode `denounce_*`): an opponent of seat S says S
-    revoked. Chosen by that opponent.
-* `choose` (no seat, `sueca_denounce_window`), only with revoke_mode
+  * `denounce:S` (revoke_mode `denounce_*`): seat S's opponents say S revoked.
+* `choose` (the dealer, `sueca_denounce_window`), only with revoke_mode
   `denounce_*`, after the last trick: `accept` the hand, or `denounce:S`.
 * `done`.
+
+A choice names the seat it concerns, because the table has one menu for all:
+`choose(seat, "redeal:S")` is seat S's claim and `choose(seat, "denounce:S")`
+is made by S's opponents, whichever seat's turn it was (`seat` is recorded as
+the accuser when it is an opponent of S).
 
 `undo` takes back the last action of any kind, by replaying the others.
 """
@@ -71,7 +75,8 @@ class SuecaFlow(HandFlow):
             if self.game.denounce else ()
         if deal.finished:
             if accuse and not self.accepted:
-                return Step("choose", None, "sueca_denounce_window", ("accept", *accuse))
+                return Step("choose", self.dealer, "sueca_denounce_window",
+                            ("accept", *accuse))
             return Step("done")
         claims: tuple[str, ...] = ()
         if deal.played == 0:
@@ -83,6 +88,27 @@ class SuecaFlow(HandFlow):
     @property
     def finished(self) -> bool:
         return self.pending().kind == "done"
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._actions)
+
+    def deal_order(self) -> tuple[int, ...]:
+        """Ten cards at a time, from the player after the dealer round to the
+        dealer, whose packet ends with the turned-up card."""
+        n = self.game.players
+        size = self.game.hand_size
+        return tuple((self.dealer + 1 + k // size) % n for k in range(n * size))
+
+    def after_deal(self, dealt: Sequence[tuple[int, Card]]) -> list[FlowEvent]:
+        """A table that read the deal knows the turned-up card: the last card
+        dealt, the dealer's. Show it."""
+        if self.pending().kind != "show" or not dealt:
+            return []
+        seat, last = dealt[-1]
+        if seat != self.dealer:
+            return []
+        return [self.card(self.dealer, last)]
 
     def legal_cards(self) -> list[Card]:
         """The cards the pending step accepts, when the hands are known."""
@@ -196,16 +222,17 @@ class SuecaFlow(HandFlow):
         subject = int(target)
         assert self.deal is not None
         if what == "denounce":
-            penalty = self.deal.denounce(seat, subject)
+            n = self.game.players
+            accuser = seat if self.game.team_of(seat) != self.game.team_of(subject) \
+                else (subject + 1) % n
+            penalty = self.deal.denounce(accuser, subject)
             return FlowEvent("chosen", seat, data={"choice": choice,
                                                    "penalty": penalty.to_json()})
-        return self._claim(seat, subject)
+        return self._claim(subject)
 
-    def _claim(self, seat: int, claimant: int) -> FlowEvent:
+    def _claim(self, seat: int) -> FlowEvent:
         assert self.deal is not None
         family = self.game.pack.family
-        if seat != claimant:
-            raise IllegalPlay("not_your_turn", seat=seat, turn=claimant, family=family)
         limit = self.game.redeal_limit(seat, self.deal.leader)
         assert limit is not None  # only offered when allowed
         if self.hands is None:

@@ -130,9 +130,28 @@ def test_the_dealer_may_make_fris():
 def test_the_dealer_need_not_wait_rule_1():
     f = cut()
     f.choose(0, "pass")
-    assert reason(f.choose, 1, "deal") == "only_dealer"
-    f.choose(3, "deal")                    # deals the last two cards: binding follows
+    event = f.choose(1, "deal")            # on the menu at seat 1's turn: the dealer deals
+    assert event.seat == 3
     assert f.pending().prompt == "filcau20_bind" and f.pending().seat == 0
+
+
+@pytest.mark.parametrize("choice,order", [
+    (None, (0,) * 5 + (1,) * 5 + (2,) * 5 + (3,) * 5),
+    ("knock", (0,) * 5 + (1,) * 5 + (2,) * 5 + (3,) * 5),
+    ("cut", (0,) * 3 + (1,) * 3 + (2,) * 3 + (3,) * 3 + (0, 0, 1, 1, 2, 2, 3, 3)),
+])
+def test_deal_order(choice, order):
+    f = flow(FRIS_HANDS)
+    if choice:
+        f.choose(2, choice)
+    assert f.deal_order() == order
+
+
+def test_can_undo():
+    f = flow(FRIS_HANDS)
+    assert not f.can_undo
+    f.choose(2, "cut")
+    assert f.can_undo
 
 
 def test_no_fris_leads_to_normal_binding_with_five_cards():

@@ -3,6 +3,8 @@ denounce of a revoke, the end-of-hand window and undo (engine.games.sueca_flow).
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import IllegalPlay, card, cards, get_game
@@ -78,8 +80,9 @@ def test_only_the_first_player_may_claim_by_default():
     with pytest.raises(IllegalPlay) as refused:
         f.choose(1, "redeal:1")
     assert refused.value.reason == "not_expected"
-    with pytest.raises(IllegalPlay):
-        f.choose(1, "redeal:0")       # nobody claims for somebody else
+    with pytest.raises(IllegalPlay) as refused:
+        f.choose(1, "redeal:0")       # the menu's claim is seat 0's, whoever chooses it
+    assert refused.value.reason == "redeal_refused"
 
 
 def test_no_claim_after_the_first_card():
@@ -203,12 +206,20 @@ def test_a_false_denounce_is_refused_when_a_revoke_loses_the_match():
     assert f.pending().kind == "play" and f.pending().seat == 2
 
 
+def test_the_menus_denounce_is_made_by_the_opponents_whoever_chooses_it():
+    f = revoke_flow("denounce_match_loss")
+    f.card(1, card("Ac"))
+    event = f.choose(3, "denounce:1")      # seat 3 pressed OK: seat 1's opponents accuse
+    assert event.data["penalty"]["accuser"] == 2 and event.data["penalty"]["team"] == 1
+
+
 def test_partners_cannot_denounce_each_other():
     f = revoke_flow("denounce_match_loss")
     f.card(1, card("Ac"))
     with pytest.raises(IllegalPlay) as refused:
-        f.choose(3, "denounce:1")
+        f.deal.denounce(3, 1)
     assert refused.value.reason == "denounce_partner"
+    assert f.pending().kind == "play"
 
 
 def test_hand_120_mode_a_proven_revoke_loses_the_hand_120_to_0():
@@ -234,7 +245,7 @@ def test_after_the_last_trick_players_may_denounce_or_accept():
     f.card(1, card("Ac"))
     play_out(f)
     step = f.pending()
-    assert step.kind == "choose" and step.seat is None
+    assert step.kind == "choose" and step.seat == 3       # the dealer confirms
     assert step.choices == ("accept", "denounce:0", "denounce:1", "denounce:2", "denounce:3")
     f.choose(0, "denounce:1")
     assert f.settled().winner == 0
@@ -307,3 +318,34 @@ def test_undo_of_a_redeal():
     f.undo()
     assert f.pending().kind == "play"
     f.card(0, card("7c"))
+
+
+# ----- a table that reads the deal ---------------------------------------------------------
+
+
+def test_deal_order_is_ten_at_a_time_from_the_dealers_left():
+    f = flow(trump=None, state=SuecaState((0, 0), 0, 1))
+    assert f.deal_order() == (2,) * 10 + (3,) * 10 + (0,) * 10 + (1,) * 10
+
+
+def test_after_deal_shows_the_last_card_dealt_as_the_turned_card():
+    game = get_game("sueca")
+    dealt = game.deal(random.Random(4), 1)
+    f = game.hand_flow(SuecaState((0, 0), 0, 1), dealt.hands)
+    order = f.deal_order()
+    cursor = [0, 0, 0, 0]
+    sequence = []
+    for seat in order:
+        sequence.append((seat, dealt.hands[seat][cursor[seat]]))
+        cursor[seat] += 1
+    events = f.after_deal(sequence)
+    assert [e.kind for e in events] == ["trump"]
+    assert f.deal.trump == dealt.trump and f.shown == [dealt.shown[0]]
+    assert f.after_deal(sequence) == []          # nothing more to show
+
+
+def test_can_undo():
+    f = flow(hands=make_hands(TEN_POINTS))
+    assert not f.can_undo
+    f.card(0, card("2c"))
+    assert f.can_undo

@@ -153,6 +153,9 @@ def op_fris(ref: Referee, req: Request) -> Answer:
         if req.get(what) is not True:
             raise BadRequest(f'"{what}" must be true')
         _phase(flow, seat, "fris")
+        if what == "deal" and seat != flow.dealer:
+            raise IllegalPlay("only_dealer", seat=seat, turn=flow.dealer,
+                              family=game.pack.family)
         flow.choose(seat, what)
     elif what == "trump":
         _phase(flow, seat, "name")
