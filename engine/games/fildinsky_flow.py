@@ -15,6 +15,11 @@
 
 `undo` takes back the last step together with what it set off (automatic
 draws, a skipped meld step).
+
+Events: `trump` (the turn-up shown), `played`, `chosen` (`data["choice"]`),
+`drawn` (a draw step answered) and `undone`; `data["events"]` lists what the
+hand did meanwhile (`TrickScore`, `Declared`, `Exchanged`, `Drawn`, ... from
+`engine.games.fildinsky_deal`), for the screen.
 """
 
 from __future__ import annotations

@@ -143,3 +143,17 @@ def test_prompts_and_reasons_have_texts_in_three_languages():
         texts = {render(key, lang, seat=0, meld="bezique", card="Qs", family="french")
                  for lang in ("en", "ro", "hu")}
         assert len(texts) == 3 and not any(t.startswith(key) for t in texts)
+
+
+def test_trump_known_in_advance_still_asks_for_the_turn_up_card():
+    g = game()
+    f = g.hand_flow(FildinskyState(1), [cards(H0), cards(H1)], "h")
+    assert f.pending().kind == "show"
+    with pytest.raises(BadRequest):
+        f.card(1, card("Ac"))  # not a heart
+    f.card(1, card("9h"))
+    assert f.pending() == Step("play", 0, "play")
+    f.undo()
+    assert f.pending().kind == "show" and f.trump == "h"
+    f2 = g.hand_flow(FildinskyState(1), None, turn_up=card("Ks"))
+    assert f2.pending() == Step("play", 0, "play") and f2.deal.trump == "s"

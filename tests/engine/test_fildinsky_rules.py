@@ -539,3 +539,13 @@ def test_state_json_round_trip_and_errors():
                 [0, 1], {"dealer": 0, "score": [True, 0]}):
         with pytest.raises(BadRequest):
             g.state_from_json(bad)
+
+
+@pytest.mark.parametrize(("pair", "offered"), [("fixed", []), ("classic_switch", ["bezique"])])
+def test_bezique_pair_option_in_play(pair, offered):
+    # Spades trumps: the classic rule makes Q♣ + J♥ the bézique.
+    g = game(bezique_pair=pair)
+    deal = make_deal(g, "Qc 7d 8d 9d Td Jd Qd Kd", "Jh 7c 8c 9c Tc Jc Kc Ac", "9s")
+    deal.play(0, card("Qc"))
+    deal.play(1, card("Jh"))  # a discard: seat 0 wins Q♣ J♥
+    assert [k.name for k in deal.legal_melds()] == offered
