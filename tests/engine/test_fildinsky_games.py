@@ -63,11 +63,12 @@ def play_match(g, rng, mode):
     return state, hands
 
 
+@pytest.mark.parametrize("seed", [100, 200])
 @pytest.mark.parametrize("mode", ["full", "hands", "blind"])
 @pytest.mark.parametrize("options", range(len(OPTION_SETS)))
-def test_random_matches_to_2000(mode, options):
+def test_random_matches_to_2000(mode, options, seed):
     g = get_game("fildinsky", OPTION_SETS[options])
-    rng = random.Random(100 + options)
+    rng = random.Random(seed + options)
     state, hands = play_match(g, rng, mode)
     a, b = state.score
     assert state.winner == (0 if a > b else 1) and max(a, b) >= 2000 and hands >= 2
