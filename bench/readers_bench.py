@@ -1,0 +1,134 @@
+"""Readers benchmark: SPI transfers and bus time per poll, on the MFRC522
+emulator, for cardtable's direct-SPI driver and for the stock
+`SimpleMFRC522().read_id_no_block()` loop of the mfrc522 package, side by side.
+
+    python bench/readers_bench.py
+
+Both run the same wiring at 1 MHz (SPI0 CE0/CE1, SPI1 CE0-2, a sixth reader
+on a GPIO chip select, as the stock loop needs it wrapped by hand), with no
+card and with NTAG213 stickers lying still on every reader. "Cycle" is one
+poll of every reader; "time" is the emulator's clock over the cycle (bus time
+plus the waits for the cards), i.e. how often each seat is looked at.
+
+Targets: a 6-reader cycle with no cards under 10 ms of bus time; at least 50
+times fewer transfers per empty poll than the stock loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hw_mocks import fake_rpi  # noqa: E402
+from hw_mocks.mfrc522 import Board, Ntag213  # noqa: E402
+
+SPEED = 1_000_000
+WIRING = [(0, 0, None), (0, 1, None), (1, 0, None), (1, 1, None), (1, 2, None), (0, None, 5)]
+STOCK_CYCLES = 6  # even: a card lying still alternates id / None
+OUR_CYCLES = 50
+
+
+def make_board(readers: int, cards: bool) -> Board:
+    board = Board()
+    for bus, ce, cs in WIRING[:readers]:
+        board.add_reader(bus, ce, cs_pin=cs, rst_pin=25)
+    fake_rpi.install(board)
+    if cards:
+        for i, chip in enumerate(board.readers):
+            board.place(Ntag213(f"04{i:02X}B2C3D4E5F6"), chip)
+    return board
+
+
+def stock_loop(readers: int, cards: bool) -> tuple[float, float, float]:
+    board = make_board(readers, cards)  # installs the fakes: then the package imports
+    from mfrc522 import MFRC522, SimpleMFRC522
+
+    from table.drivers.mfrc522_pcd import GpioSelectedSpi
+
+    loops = []
+    for bus, ce, cs in WIRING[:readers]:
+        simple = SimpleMFRC522.__new__(SimpleMFRC522)
+        if cs is None:
+            simple.READER = MFRC522(bus=bus, device=ce, spd=SPEED, pin_rst=22)
+        else:  # the package cannot do it: wrap its SPI handle by hand
+            gpio = fake_rpi.GPIO
+            gpio.setup(29, gpio.OUT, initial=1)  # header pin 29 = BCM 5
+            simple.READER = MFRC522(bus=bus, device=1, spd=SPEED, pin_rst=22)
+            simple.READER.spi = _BoardPin(GpioSelectedSpi(simple.READER.spi, gpio, 29))
+        loops.append(simple)
+    board.clock.sleep(0.01)
+    for simple in loops:  # warm up: every card seen once
+        simple.read_id_no_block()
+    return _measure(board, STOCK_CYCLES, lambda: [s.read_id_no_block() for s in loops])
+
+
+class _BoardPin:
+    """The wrapped handle, as MFRC522 uses it (xfer2 and close)."""
+
+    def __init__(self, spi: object) -> None:
+        self.spi = spi
+
+    def xfer2(self, data: list[int]) -> list[int]:
+        return self.spi.xfer2(data)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.spi.close()  # type: ignore[attr-defined]
+
+
+def our_driver(readers: int, cards: bool) -> tuple[float, float, float]:
+    from table.drivers.spi_readers import SpiReaders, Wiring
+
+    board = make_board(readers, cards)
+    places = {i: Wiring(bus, ce, cs, 25) for i, (bus, ce, cs) in enumerate(WIRING[:readers])}
+    driver = SpiReaders(places, speed_hz=SPEED, clock=board.clock, sleep=board.clock.sleep)
+    for _ in range(3):  # bring up, see every card, settle
+        driver.poll_once()
+        board.clock.sleep(0.002)
+    result = _measure(board, OUR_CYCLES, driver.poll_once)
+    driver.close()
+    return result
+
+
+def _measure(board: Board, cycles: int, cycle: object) -> tuple[float, float, float]:
+    before, t0 = board.counters(), board.clock.now()
+    for _ in range(cycles):
+        cycle()  # type: ignore[operator]
+    spent = board.counters() - before
+    return (spent.transfers / cycles, spent.bus_time / cycles * 1000,
+            (board.clock.now() - t0) / cycles * 1000)
+
+
+def main() -> int:
+    logging.disable(logging.CRITICAL)
+    rows = []
+    for readers in (1, 4, 6):
+        for cards in (False, True):
+            stock = stock_loop(readers, cards)
+            ours = our_driver(readers, cards)
+            rows.append((readers, cards, stock, ours))
+    head = ("| readers | cards | transfers/cycle stock | transfers/cycle ours | fewer | "
+            "bus ms/cycle stock | bus ms/cycle ours | cycle ms stock | cycle ms ours | "
+            "polls/s per seat ours |")
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    for readers, cards, stock, ours in rows:
+        print(f"| {readers} | {'still' if cards else 'none'} | {stock[0]:.0f} | {ours[0]:.1f} | "
+              f"{stock[0] / ours[0]:.0f}x | {stock[1]:.2f} | {ours[1]:.3f} | {stock[2]:.1f} | "
+              f"{ours[2]:.2f} | {1000 / ours[2]:.0f} |")
+    empty6 = next(r for r in rows if r[0] == 6 and not r[1])
+    empty1 = next(r for r in rows if r[0] == 1 and not r[1])
+    bus_ok = empty6[3][1] < 10.0
+    ratio = empty1[2][0] / empty1[3][0]
+    print()
+    print(f"6-reader empty cycle: {empty6[3][1]:.3f} ms of bus time at 1 MHz "
+          f"(target < 10 ms): {'met' if bus_ok else 'NOT MET'}")
+    print(f"empty poll: {ratio:.0f} times fewer SPI transfers than the stock loop "
+          f"(target >= 50): {'met' if ratio >= 50 else 'NOT MET'}")
+    return 0 if bus_ok and ratio >= 50 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
