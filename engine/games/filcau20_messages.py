@@ -130,5 +130,25 @@ _TEXTS: dict[str, dict[str, str]] = {
     },
 }
 
+#: Labels of the choices on the table's menu (`<prompt>_<word>`).
+_LABELS: dict[str, tuple[str, str, str]] = {
+    "filcau20_cut_or_knock_cut": ("Cut", "Tai", "Emel"),
+    "filcau20_cut_or_knock_knock": ("Knock", "Bat", "Kopog"),
+    "filcau20_fris_pass": ("Pass", "Trec", "Passz"),
+    "filcau20_fris_deal": ("Deal the rest", "Împarte restul", "Oszd ki a többit"),
+    "filcau20_bind_pass": ("Pass", "Trec", "Passz"),
+    "filcau20_bind_closed": ("Closed", "Închis", "Zárva"),
+    "filcau20_bind_bind": ("Bind", "Leg", "Kötök"),
+    "filcau20_prove_withdraw": ("Withdraw", "Retrag", "Visszavonom"),
+    "filcau20_fris_follow_turn": ("Turn my cards", "Întoarce-mi cărțile",
+                                  "Fordítsd fel a lapjaimat"),
+    "filcau20_name_trump_a": ("Acorns", "Ghindă", "Makk"),
+    "filcau20_name_trump_l": ("Leaves", "Verde", "Zöld"),
+    "filcau20_name_trump_h": ("Hearts", "Roșu", "Piros"),
+    "filcau20_name_trump_b": ("Bells", "Dubă", "Tök"),
+}
+
 for _reason, _texts in _TEXTS.items():
     register(_reason, _texts)
+for _key, (_en, _ro, _hu) in _LABELS.items():
+    register(_key, {"en": _en, "ro": _ro, "hu": _hu})

@@ -49,3 +49,10 @@ register("redeal_not_allowed", {
     "ro": "Locul {seat} nu poate cere o nouă împărțire cu opțiunile acestui joc.",
     "hu": "A(z) {seat}. hely ezekkel a beállításokkal nem kérhet újraosztást.",
 })
+
+# Labels of the choices on the table's menu (`<prompt>_<word>`).
+register("play_redeal", {"en": "New deal", "ro": "Împărțire nouă", "hu": "Újraosztás"})
+register("play_denounce", {"en": "Denounce", "ro": "Denunț", "hu": "Bejelentés"})
+register("sueca_denounce_window_accept", {"en": "Accept", "ro": "Accept", "hu": "Elfogad"})
+register("sueca_denounce_window_denounce",
+         {"en": "Denounce", "ro": "Denunț", "hu": "Bejelentés"})
