@@ -225,7 +225,7 @@ def check_cards_accounted(deal):
     assert sum(won.values()) + deal.trick.__len__() == (deal.played.bit_count())
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(MODES),
        st.sampled_from([{}, {"deece_exchange_to": "hand"}, {"tie_rule_phase1": False},
                         {"meld_needs_current_trick_card": False, "turned_seven_scores": True},
@@ -285,14 +285,12 @@ def test_revoke_penalty_forfeits_the_last_eight(penalty):
         # of trick 26 moves over, and so does trick 28.
         assert gained[follower] == -10 and gained[leader] == 30
         no_melds(deal)
-        run_rest = deal.won[follower]
         while not deal.finished:
             stage, seat = deal.pending()
             if stage == "meld":
                 deal.close_melds(seat)
             else:
                 deal.play(seat, next(iter(deal.legal_cards())))
-        assert deal.won[follower] >= run_rest
         last_eight = [e for e in deal.events
                       if isinstance(e, TrickScore) and e.trick.number > 24]
         assert all(e.credited == leader for e in last_eight if e.trick.winner == follower)

@@ -217,7 +217,7 @@ def _choices(need, free, pool_cards):
     yield from rec(0, frozenset(free), [])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(MELD_CARDS), min_size=0, max_size=12),
        st.integers(min_value=0, max_value=2), st.sampled_from("cdhs"), st.booleans())
 def test_best_choice_is_the_maximum_of_all_physically_possible_choices(pile, n_trick, trump,
