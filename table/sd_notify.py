@@ -6,15 +6,19 @@ expects `READY=1` once the table is ready and `WATCHDOG=1` at least every
 `@name` in the abstract namespace) and the watchdog period in
 `$WATCHDOG_USEC`. Outside systemd every call does nothing and returns False.
 
-The controller feeds the watchdog from its own loop (`Watchdog.kick()` on
-every turn), so a controller that hangs stops feeding it and systemd
-restarts the service.
+`cardtable run --hardware pi` calls `supervise(controller.wait_idle, stop)`
+once the controller has started, instead of just waiting for `stop`: it
+sends READY=1, then WATCHDOG=1 only while the controller thread still
+answers (`wait_idle` passes a marker through the controller's queue), so a
+controller that hangs stops feeding the watchdog and systemd restarts the
+service; on `stop` it sends STOPPING=1.
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import threading
 import time
 from collections.abc import Callable, Mapping
 
@@ -101,3 +105,25 @@ class Watchdog:
             self.sent += 1
             return True
         return False
+
+
+def supervise(alive: Callable[[float], bool], stop: threading.Event, *, status: str = "",
+              env: Mapping[str, str] | None = None,
+              now: Callable[[], float] = time.monotonic) -> int:
+    """Ready, then feed the watchdog while `alive(timeout)` is true, until
+    `stop` is set (see the module docstring). Returns how many times the
+    watchdog was fed. Outside systemd it only waits for `stop`."""
+    ready(status, env)
+    dog = Watchdog.from_environment(env, now)
+    if not dog.enabled:
+        stop.wait()
+        stopping(env)
+        return 0
+    period = dog.period / 2          # check twice per half interval: never late
+    while not stop.wait(period):
+        if alive(period):
+            dog.kick()
+        else:
+            notify("STATUS=the controller does not answer", env)
+    stopping(env)
+    return dog.sent

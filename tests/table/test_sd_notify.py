@@ -81,3 +81,44 @@ def test_watchdog_sends_at_most_every_half_interval(listener):
 def test_watchdog_off_without_systemd():
     dog = Watchdog.from_environment({})
     assert not dog.enabled and not dog.kick()
+
+
+def test_supervise_feeds_the_watchdog_only_while_the_controller_answers(listener):
+    import threading
+
+    sock, env = listener
+    env = {**env, "WATCHDOG_USEC": "200000"}          # 0.2 s: kicked every 0.1 s or less
+    stop = threading.Event()
+    answering = threading.Event()
+    answering.set()
+
+    def alive(timeout):
+        return answering.is_set()
+
+    t = threading.Thread(target=sd_notify.supervise, args=(alive, stop),
+                         kwargs={"status": "ready: filicau", "env": env})
+    t.start()
+    assert sock.recv(100) == b"READY=1\nSTATUS=ready: filicau"
+    assert sock.recv(100) == b"WATCHDOG=1"
+    answering.clear()                                  # the controller hangs
+    sock.settimeout(0.5)
+    seen = []
+    try:
+        while True:
+            seen.append(sock.recv(100))
+    except TimeoutError:
+        pass
+    assert b"STATUS=the controller does not answer" in seen
+    assert b"WATCHDOG=1" not in seen[1:]               # at most one already on its way
+    stop.set()
+    t.join(2)
+    sock.settimeout(2)
+    assert sock.recv(100) == b"STOPPING=1"
+
+
+def test_supervise_outside_systemd_just_waits():
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    assert sd_notify.supervise(lambda t: True, stop, env={}) == 0
