@@ -12,12 +12,14 @@ unknown to the table, the simulator passes each bot its own cards.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Protocol
 
 from engine.cards import TRUMP, Card
 from engine.deal import Deal
+from engine.errors import EngineError
 from engine.flow import HandFlow, Step
 
 
@@ -31,8 +33,10 @@ class Bot(Protocol):
 
 def legal_from(deal: Deal, seat: int, hand: Sequence[Card]) -> list[Card]:
     """The legal cards of `hand` for `seat` now, whether or not the deal knows the hands."""
+    if not isinstance(deal, Deal):
+        return list(hand)  # a game with its own kind of hand: let the flow judge
     if deal.hands_known:
-        return list(deal.legal_cards(seat))
+        return list(deal.legal_cards(seat)) or list(hand)
     trick = deal.current_trick
     legal = deal.game.legal_subset(deal.trump, trick, list(hand))
     return legal or list(hand)
@@ -50,8 +54,8 @@ class SimpleBot:
 
     def play(self, deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random) -> Card:
         legal = legal_from(deal, seat, hand)
-        if len(legal) == 1:
-            return legal[0]
+        if len(legal) == 1 or not isinstance(deal, Deal):
+            return rng.choice(legal)
         t = deal.tables
         pack = deal.pack
 
@@ -133,32 +137,70 @@ def bot_action(flow: HandFlow, hands: Sequence[Sequence[Card]], bot: Bot,
 
     `hands` are the seats' real cards now (the bot only reads its own);
     `shown` the cards the deal exposes to fix trumps (`DealtHands.shown`), which
-    a `show` step taps in order.
-    Returns ("card", seat, card), ("choose", seat, choice) or ("done", None, None).
+    a `show` step taps in order. Every candidate is tried on a copy of the flow
+    first, so the bot never offers what the hand would refuse when something
+    else is possible. Returns ("card", seat, card), ("choose", seat, choice) or
+    ("done", None, None).
     """
     step: Step = flow.pending()
-    if step.kind == "done" or step.seat is None:
+    if step.kind == "done":
         return ("done", None, None)
-    seat = step.seat
+    seat = step.seat if step.seat is not None else _anyone(step, flow, hands, shown)
+    own = remaining_hand(flow, hands, seat)
     if step.kind == "choose":
-        return ("choose", seat, rng.choice(step.choices) if step.choices else "")
-    if step.kind == "play":
-        assert flow.deal is not None
-        remaining = remaining_hand(flow, hands, seat)
-        return ("card", seat, bot.play(flow.deal, seat, remaining, rng))
+        choices = list(step.choices)
+        # Calling a card one holds is never the point of a call.
+        held = {c.code for c in own}
+        sensible = [c for c in choices if not any(code in c for code in held)] or choices
+        rng.shuffle(sensible)
+        for choice in sensible:
+            if _accepts(flow, "choose", seat, choice):
+                return ("choose", seat, choice)
+        return ("choose", seat, choices[0] if choices else "")
+    candidates: list[Card] = []
+    if step.kind == "play" and flow.deal is not None:
+        candidates.append(bot.play(flow.deal, seat, own, rng))
+        rest = legal_from(flow.deal, seat, own)
+        rng.shuffle(rest)
+        candidates += rest
     if step.kind == "show":
-        already = len(flow.shown)
-        if already < len(shown):
-            return ("card", seat, shown[already])
-        seen = set(flow.shown)
-        for c in hands[seat]:
-            if c not in seen:
-                return ("card", seat, c)
-        return ("done", None, None)
-    # "card": a card to tap that is not played (a called card, a meld card...)
-    if step.choices:
-        return ("card", seat, flow.game.pack.parse(rng.choice(step.choices)))
-    return ("card", seat, rng.choice(list(remaining_hand(flow, hands, seat))))
+        candidates += list(shown[len(flow.shown):len(flow.shown) + 1])
+    candidates += [c for c in own if c not in candidates]
+    for c in candidates:
+        if _accepts(flow, "card", seat, c):
+            return ("card", seat, c)
+    for choice in step.choices:
+        if _accepts(flow, "choose", seat, choice):
+            return ("choose", seat, choice)
+    if candidates:
+        return ("card", seat, candidates[0])
+    return ("choose", seat, step.choices[0] if step.choices else "")
+
+
+def _accepts(flow: HandFlow, kind: str, seat: int, what: Card | str) -> bool:
+    """Would the hand take this action? Tried on a copy; nothing changes."""
+    trial = copy.deepcopy(flow)
+    try:
+        if kind == "card":
+            assert isinstance(what, Card)
+            trial.card(seat, what)
+        else:
+            trial.choose(seat, str(what))
+    except (EngineError, ValueError, LookupError):
+        return False
+    return True
+
+
+def _anyone(step: Step, flow: HandFlow, hands: Sequence[Sequence[Card]],
+            shown: Sequence[Card]) -> int:
+    """A step any seat may take (say, whoever holds a card shows it): the seat
+    holding the next card to show, or else seat 0."""
+    if step.kind == "show" and len(flow.shown) < len(shown):
+        wanted = shown[len(flow.shown)]
+        for seat, hand in enumerate(hands):
+            if wanted in hand:
+                return seat
+    return 0
 
 
 def remaining_hand(flow: HandFlow, hands: Sequence[Sequence[Card]], seat: int) -> list[Card]:
