@@ -38,10 +38,13 @@ from engine.deal import Deal, PlayOutcome, Revoke, Trick
 from engine.errors import BadRequest, IllegalPlay, UnknownCard
 from engine.games.fildinsky_legal import RevokeWatch, follower_refusal
 from engine.games.fildinsky_melds import MeldKind, combination_problem, legal_melds, meld_kinds
+from engine.games.fildinsky_messages import register_messages
 from engine.packs import iter_bits
 
 if TYPE_CHECKING:
     from engine.games.fildinsky import Fildinsky
+
+register_messages()  # the reasons this module raises, in every language
 
 #: Cards in the stock after the deal: 64 - 2 * 8, the turned-up card included.
 STOCK_SIZE = 48

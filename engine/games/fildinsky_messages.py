@@ -54,6 +54,39 @@ _TEXTS: dict[str, dict[str, str]] = {
 }
 
 
+_SUITS = {
+    "c": ("clubs", "treflă", "treff"),
+    "d": ("diamonds", "caro", "káró"),
+    "h": ("hearts", "cupă", "kőr"),
+    "s": ("spades", "pică", "pikk"),
+}
+
+# Labels of the choices on the table's menu (`<prompt>_<choice>`).
+_CHOICES: dict[str, tuple[str, str, str]] = {
+    "fildinsky_declare_sequence": ("Sequence +250", "Secvență +250", "Szekvencia +250"),
+    "fildinsky_declare_royal_marriage": ("Royal marriage +40", "Mariaj regal +40",
+                                         "Adu házasság +40"),
+    "fildinsky_declare_four_aces": ("Four Aces +100", "Patru ași +100", "Négy ász +100"),
+    "fildinsky_declare_four_kings": ("Four Kings +80", "Patru popi +80", "Négy király +80"),
+    "fildinsky_declare_four_queens": ("Four Queens +60", "Patru dame +60", "Négy dáma +60"),
+    "fildinsky_declare_four_jacks": ("Four Jacks +40", "Patru valeți +40", "Négy bubi +40"),
+    "fildinsky_declare_bezique": ("Bézique +40", "Bezique +40", "Bézique +40"),
+    "fildinsky_declare_double_bezique": ("Double bézique +500", "Bezique dublu +500",
+                                         "Dupla bézique +500"),
+    "fildinsky_declare_exchange": ("Exchange the Seven", "Schimbă șaptele", "Hetes csere"),
+    "fildinsky_declare_pass": ("Pass", "Pas", "Passz"),
+    "fildinsky_draw_unknown": ("Not shown", "Nearătată", "Nem mutatta"),
+}
+for _s, (_en, _ro, _hu) in _SUITS.items():
+    _CHOICES[f"fildinsky_declare_marriage_{_s}"] = (
+        f"Marriage in {_en} +20", f"Mariaj de {_ro} +20", f"{_hu.capitalize()} házasság +20")
+
+
 def register_messages() -> None:
     for key, texts in _TEXTS.items():
         register(key, texts)
+    for key, (en, ro, hu) in _CHOICES.items():
+        register(key, {"en": en, "ro": ro, "hu": hu})
+
+
+register_messages()
