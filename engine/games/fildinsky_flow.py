@@ -93,6 +93,23 @@ class FildinskyFlow(HandFlow):
             return {}
         return {s: self.deal.hand_of(s) for s in (0, 1) if self.deal.hand_of(s)}
 
+    # ----- dealing at the table ----------------------------------------------------
+
+    def deal_order(self) -> tuple[int, ...]:
+        """Batches (option `deal_pattern`, 3-2-3 by default), the non-dealer
+        first each round: the seat receiving each of the 16 cards dealt."""
+        from engine.games.fildinsky import DEAL_PATTERNS
+
+        order: list[int] = []
+        for batch in DEAL_PATTERNS[self.game.options["deal_pattern"]]:
+            order += [1 - self.dealer] * batch + [self.dealer] * batch
+        return tuple(order)
+
+    def after_deal(self, dealt: Sequence[tuple[int, Card]]) -> list[FlowEvent]:
+        """Nothing: the turned-up card is not in a hand; the dealer shows it
+        at the `show` step."""
+        return []
+
     # ----- actions ---------------------------------------------------------------
 
     def card(self, seat: int, card: Card) -> FlowEvent:

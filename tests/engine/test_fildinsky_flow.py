@@ -157,3 +157,20 @@ def test_trump_known_in_advance_still_asks_for_the_turn_up_card():
     assert f.pending().kind == "show" and f.trump == "h"
     f2 = g.hand_flow(FildinskyState(1), None, turn_up=card("Ks"))
     assert f2.pending() == Step("play", 0, "play") and f2.deal.trump == "s"
+
+
+@pytest.mark.parametrize(("pattern", "order"), [
+    ("3-2-3", "0001110011000111"),
+    ("2-3-3", "0011000111000111"),
+    ("3-3-2", "0001110001110011"),
+])
+def test_deal_order_for_a_table_that_reads_the_deal(pattern, order):
+    g = game(deal_pattern=pattern)
+    f = g.hand_flow(FildinskyState(1), None)
+    assert f.deal_order() == tuple(int(x) for x in order)
+    assert game(deal_pattern=pattern).hand_flow(FildinskyState(0), None).deal_order() == \
+        tuple(1 - int(x) for x in order)
+    # After the deal the table still waits for the turned-up card.
+    f = g.hand_flow(FildinskyState(1), [cards(H0), cards(H1)])
+    assert f.after_deal([(1, c) for c in cards(H1)]) == []
+    assert f.pending().kind == "show"
