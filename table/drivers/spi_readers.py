@@ -14,9 +14,13 @@ else is refused with a clear error. Reset pins are set up explicitly (None:
 RST tied to 3.3 V, nothing is driven). `stop()` releases only the pins this
 driver set up: never `GPIO.cleanup()` of everything.
 
-The antenna of a reader is on only while it is being polled: readers left
-out with `poll_only`, offline readers and all readers after `stop()` have
-their field off, so they neither power cards nor disturb their neighbours.
+Only readers being polled have their antenna on: readers left out with
+`poll_only` (seats not in the game), readers offline (while they are brought
+back) and every reader after `stop()` have their field off, so they neither
+power cards nor disturb their neighbours. (Switching each field on only for
+its own poll is not done: a card loses power and its HALT state with the
+field, and needs up to 5 ms to wake, so presence by HALT/WUPA and 100 polls
+a second would both be lost.)
 """
 
 from __future__ import annotations
