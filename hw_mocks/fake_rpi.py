@@ -228,6 +228,10 @@ RPI = _module("RPi", {"GPIO": GPIO, "__path__": []})
 SPIDEV = _module("spidev", {"SpiDev": SpiDev})
 
 
+_saved: dict[str, Any] = {}
+_MISSING = object()
+
+
 def install(board: Board) -> Board:
     """Make `import RPi.GPIO`, `import spidev` (and so `import mfrc522`) reach `board`.
 
@@ -235,6 +239,9 @@ def install(board: Board) -> Board:
     mfrc522 package keeps a reference to the GPIO module it imported); each
     call only switches the board behind them."""
     _current["board"] = board
+    if not _saved:
+        _saved.update({name: sys.modules.get(name, _MISSING)
+                       for name in ("RPi", "RPi.GPIO", "spidev")})
     sys.modules["RPi"] = RPI
     sys.modules["RPi.GPIO"] = GPIO
     sys.modules["spidev"] = SPIDEV
@@ -243,6 +250,20 @@ def install(board: Board) -> Board:
         for name in [n for n in sys.modules if n == "mfrc522" or n.startswith("mfrc522.")]:
             del sys.modules[name]  # imported against the real modules: load it again
     return board
+
+
+def uninstall() -> None:
+    """Put back what `sys.modules` held before `install`, and forget the
+    mfrc522 package loaded against the fakes (tests call this when done)."""
+    _current.pop("board", None)
+    for name, module in _saved.items():
+        if module is _MISSING:
+            sys.modules.pop(name, None)
+        else:
+            sys.modules[name] = module
+    _saved.clear()
+    for name in [n for n in sys.modules if n == "mfrc522" or n.startswith("mfrc522.")]:
+        del sys.modules[name]
 
 
 def installed_board() -> Board | None:

@@ -246,6 +246,10 @@ class SpiReaders:
         return [ReaderBack(reader.place)] if was_offline else []
 
     def _went_offline(self, reader: _Reader, detail: str) -> list[Event]:
+        try:
+            reader.pcd.antenna(False)  # if it still hears us: no field while it is away
+        except OSError:
+            pass
         reader.state = "offline"
         reader.detail = detail
         reader.retry_at = self.clock.now() + self.retry_s

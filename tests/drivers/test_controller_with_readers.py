@@ -66,6 +66,12 @@ class HubTable:
         self.hub.unplug()
 
 
+@pytest.fixture(autouse=True)
+def _no_fakes_left_behind():
+    yield
+    fake_rpi.uninstall()
+
+
 @pytest.mark.parametrize("kind", ["spi", "hub"])
 def test_a_full_filicau_hand_through_the_readers(kind, tmp_path):
     table = SpiTable() if kind == "spi" else HubTable()

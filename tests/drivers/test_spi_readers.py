@@ -48,6 +48,12 @@ def polls(readers, count):
 
 
 @pytest.fixture(autouse=True)
+def _no_fakes_left_behind():
+    yield
+    fake_rpi.uninstall()
+
+
+@pytest.fixture(autouse=True)
 def _quiet():
     yield
     logging.getLogger("mfrc522Logger").handlers.clear()

@@ -46,6 +46,12 @@ class Raw:
         return irq, bytes(self.r(FIFO_DATA) for _ in range(level))
 
 
+@pytest.fixture(autouse=True)
+def _no_fakes_left_behind():
+    yield
+    fake_rpi.uninstall()
+
+
 @pytest.fixture
 def board():
     b = Board()

@@ -12,6 +12,12 @@ from hw_mocks import fake_rpi
 from hw_mocks.mfrc522 import Board, MifareClassic1K, Ntag213
 
 
+@pytest.fixture(autouse=True)
+def _no_fakes_left_behind():
+    yield
+    fake_rpi.uninstall()
+
+
 @pytest.fixture
 def board():
     b = Board()
