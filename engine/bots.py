@@ -165,6 +165,9 @@ def bot_action(flow: HandFlow, hands: Sequence[Sequence[Card]], bot: Bot,
         candidates += rest
     if step.kind == "show":
         candidates += list(shown[len(flow.shown):len(flow.shown) + 1])
+    if step.kind == "card":
+        # a card step may name the cards it wants (the Old Man shows his Over)
+        candidates += [c for c in _cards_named(flow, step.choices) if c in own]
     candidates += [c for c in own if c not in candidates]
     for c in candidates:
         if _accepts(flow, "card", seat, c):
@@ -195,12 +198,26 @@ def _anyone(step: Step, flow: HandFlow, hands: Sequence[Sequence[Card]],
             shown: Sequence[Card]) -> int:
     """A step any seat may take (say, whoever holds a card shows it): the seat
     holding the next card to show, or else seat 0."""
+    wanted: list[Card] = []
     if step.kind == "show" and len(flow.shown) < len(shown):
-        wanted = shown[len(flow.shown)]
+        wanted = [shown[len(flow.shown)]]
+    elif step.kind == "card":
+        wanted = _cards_named(flow, step.choices)
+    for c in wanted:
         for seat, hand in enumerate(hands):
-            if wanted in hand:
+            if c in hand:
                 return seat
     return 0
+
+
+def _cards_named(flow: HandFlow, choices: Sequence[str]) -> list[Card]:
+    out = []
+    for choice in choices:
+        try:
+            out.append(flow.game.pack.parse(choice))
+        except EngineError:
+            continue
+    return out
 
 
 def remaining_hand(flow: HandFlow, hands: Sequence[Sequence[Card]], seat: int) -> list[Card]:

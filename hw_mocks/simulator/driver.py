@@ -1,0 +1,431 @@
+"""The simulated table: the real controller on the fakes, bots at some seats,
+people at the others, and faults on demand.
+
+`SimTable` adds no game logic of its own: it deals real cards with the engine
+(through `hw_mocks.bot.Bot`, which keeps the true hands), makes the moves of
+the bot seats, passes a person's cards and button presses to the fake readers
+and buttons, and reads back what the table shows (the OLED frame, the LEDs,
+the buzzer). The controller decides everything, exactly as on a Pi.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.bots import SimpleBot, bot_action, make_bot
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.games.base import DealtHands
+from table.controller.rig import Rig
+from table.ports import DEALER
+from table.settings import TableSettings
+
+#: Seconds between two bot moves in a watchable demo.
+DEFAULT_PACE = 0.6
+
+
+@dataclass
+class LogLine:
+    """Something the simulator shows in its log: a table notice or a fault."""
+
+    text: str
+    kind: str = "info"  # info, error, fault
+
+
+@dataclass
+class Faults:
+    """Faults injected so far (for the status line and the tests)."""
+
+    misreads: int = 0
+    crosstalk: int = 0
+    power_cuts: int = 0
+    offline: set[int] = field(default_factory=set)
+
+
+class SimTable:
+    """See the module docstring.
+
+    `humans` are the seats people play (empty for a demo); `bot` names the
+    strategy of the other seats (`simple` or `random`). `state_dir` keeps the
+    journal (a temporary folder when None), so a power cut resumes from it.
+    """
+
+    def __init__(self, settings: TableSettings, humans: Iterable[int] = (),
+                 bot: str = "simple", seed: int = 1, state_dir: str | Path | None = None
+                 ) -> None:
+        from engine import get_game
+
+        game = get_game(settings.game, settings.options)
+        self.players = game.players
+        self.settings = settings
+        self.humans = set(humans)
+        bad = [h for h in self.humans if not 0 <= h < self.players]
+        if bad:
+            raise ValueError(f"{settings.game} has seats 0..{self.players - 1}, not {bad}")
+        self.strategy = make_bot(bot)
+        self.rng = random.Random(seed)
+        self.rig = Rig(settings, state_dir, seats=self.players, seed=seed)
+        self.log: list[LogLine] = []
+        self.faults = Faults()
+        #: the cards dealt for the hand in play, as the engine dealt them
+        self.dealt: DealtHands | None = None
+        #: the cards each seat really holds now, each with its sticker's UID
+        self.held: list[list[tuple[Card, str]]] = []
+        self._stock: list[tuple[Card, str]] = []
+        self._bottom: tuple[Card, str] | None = None
+        self._seen_actions = 0
+        self._hand_key: tuple[int, int] | None = None
+        self.rig.ctl.on_notice(self._on_notice)
+        self.listeners: list[Callable[[], None]] = []
+
+    # ----- what the table shows ---------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        return self.rig.state
+
+    @property
+    def frame(self) -> Any:
+        return self.rig.display.image
+
+    def seat_led(self, seat: int) -> str:
+        return str(self.rig.mock.indicators.seat_patterns[seat])
+
+    @property
+    def status_led(self) -> str:
+        return str(self.rig.mock.indicators.status_pattern)
+
+    @property
+    def buzzer(self) -> str:
+        """The last buzzer pattern sounded ("" when none)."""
+        buzzes = self.rig.mock.indicators.buzzes
+        return str(buzzes[-1]) if buzzes else ""
+
+    @property
+    def buzz_count(self) -> int:
+        return len(self.rig.mock.indicators.buzzes)
+
+    @property
+    def match(self) -> Any:
+        return self.rig.session.match
+
+    @property
+    def real(self) -> list[list[Card]]:
+        """Every seat's real cards now."""
+        return [[c for c, _ in h] for h in self.held]
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """The seat's real cards now (what the player holds)."""
+        self._follow()
+        return [c for c, _ in self.held[seat]] if seat < len(self.held) else []
+
+    def step(self) -> Any:
+        """The table's current step of the hand (None outside a hand)."""
+        hand = self._hand()
+        if hand is None or hand.flow is None:
+            return None
+        return hand.flow.pending()
+
+    def waiting_for(self) -> int | None:
+        """The seat the hand waits for, if any."""
+        step = self.step()
+        return None if step is None else step.seat
+
+    def is_human_turn(self) -> bool:
+        seat = self.waiting_for()
+        return seat is not None and seat in self.humans and self.state.startswith("match_hand")
+
+    # ----- driving ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start a match unless the journal already holds one (after a power cut)."""
+        if self.match is None:
+            self.rig.press("ok")
+        self._follow()
+
+    def advance(self) -> bool:
+        """Make the next move that is not a person's. Returns False when the
+        table waits for a person, or when the match is over."""
+        st = self.state
+        if st in ("match_over", "ready"):
+            return False
+        if st == "match_result":
+            if self.humans:
+                return False  # a person presses OK to go on
+            self.rig.press("ok")
+            self._follow()
+            return True
+        if not st.startswith(("match_deal", "match_hand")):
+            return False
+        self._follow()
+        hand = self._hand()
+        if hand is None:
+            return False
+        if st.startswith("match_deal"):
+            for place, uid in self._learning_taps(hand)[len(hand.reads):]:
+                self.rig.tap(place, uid)
+            self._follow()
+            return True
+        if self.is_human_turn():
+            return False
+        assert hand.flow is not None
+        shown = self.dealt.shown if self.dealt is not None else ()
+        kind, seat, what = bot_action(hand.flow, self.real, self.strategy, self.rng, shown)
+        if kind == "done" or seat is None:
+            return False
+        before = len(hand.actions)
+        if kind == "card":
+            assert isinstance(what, Card)
+            self._tap_card(hand.flow.pending().kind, seat, what)
+        else:
+            self._take_choice(str(what))
+        self._follow()
+        hand = self._hand()
+        return hand is None or len(hand.actions) != before or self.state != st
+
+    def run_bots(self, limit: int = 10_000, each: Callable[[], None] | None = None) -> int:
+        """Advance until a person is needed or the match is over."""
+        n = 0
+        while n < limit and self.advance():
+            n += 1
+            if each is not None:
+                each()
+        return n
+
+    # ----- a person at the table ------------------------------------------------------------
+
+    def play(self, seat: int, c: Card) -> bool:
+        """A person puts card `c` on the reader of `seat` (or on the dealer's
+        reader when the hand asks for cards to be shown). True if the table
+        took it; otherwise the table shows why."""
+        self._follow()
+        hand = self._hand()
+        if hand is None or hand.flow is None:
+            return False
+        step = hand.flow.pending()
+        if self.settings.knowledge == "open" and step.kind == "play" \
+                and not self._legal_for_real(seat, c):
+            self.log.append(LogLine(
+                f"Seat {seat}: the {c} would be a revoke. With hands unknown the table "
+                f"only finds out later; the simulator keeps the game honest.", "error"))
+            return False
+        before = len(hand.actions)
+        self._tap_card(step.kind, seat, c)
+        self._follow()
+        hand = self._hand()
+        return hand is None or len(hand.actions) > before
+
+    def press(self, button: str, long: bool = False) -> None:
+        """A person presses OK, UNDO or MENU (long: held)."""
+        if long:
+            self.rig.hold(button)
+        else:
+            self.rig.press(button)
+        self._follow()
+
+    def choose(self, choice: str) -> None:
+        """A person picks `choice` of the current step with MENU and OK."""
+        self._take_choice(choice)
+        self._follow()
+
+    # ----- faults ---------------------------------------------------------------------------
+
+    def misread(self, place: int) -> None:
+        """A sticker the table has never seen is read (a bad read, a stray tag)."""
+        uid = "".join(self.rng.choice("0123456789ABCDEF") for _ in range(14))
+        self.faults.misreads += 1
+        self.log.append(LogLine(f"Fault: misread on reader {_place(place)} ({uid})", "fault"))
+        self.rig.tap(place, uid)
+
+    def crosstalk(self, place: int) -> None:
+        """The last card played at another seat, lying on the cloth, is picked
+        up by the reader at `place` too."""
+        hand = self._hand()
+        played = [a for a in (hand.actions if hand else []) if a.uid and a.place is not None
+                  and a.place != place]
+        if not played:
+            self.log.append(LogLine("Fault: no card on the table to cause crosstalk", "fault"))
+            return
+        last = played[-1]
+        self.faults.crosstalk += 1
+        self.log.append(LogLine(
+            f"Fault: reader {_place(place)} also sees the {last.card} lying at "
+            f"{_place(last.place)}", "fault"))
+        self.rig.tap(place, last.uid)
+
+    def set_offline(self, place: int, offline: bool) -> None:
+        if offline:
+            self.faults.offline.add(place)
+            self.log.append(LogLine(f"Fault: reader {_place(place)} goes offline", "fault"))
+            self.rig.player.offline(place, "simulated fault")
+        else:
+            self.faults.offline.discard(place)
+            self.log.append(LogLine(f"Reader {_place(place)} is back", "fault"))
+            self.rig.player.back(place)
+
+    def power_cut(self) -> None:
+        """Pull the plug: drop the controller without any cleanup and start a
+        new one on the same journal."""
+        self.faults.power_cuts += 1
+        self.log.append(LogLine("Fault: power cut; the table restarts from its journal",
+                                "fault"))
+        self.rig = self.rig.restart()
+        self.rig.ctl.on_notice(self._on_notice)
+        self.faults.offline.clear()
+
+    def close(self) -> None:
+        self.rig.close()
+
+    # ----- moves at the table -----------------------------------------------------------------
+
+    def _learning_taps(self, hand: Any) -> list[tuple[int, str]]:
+        """(place, uid) of every card the table reads to learn the hands:
+        each seat taps its cards (scan), or the dealer passes every card over
+        his reader in dealing order (dealt)."""
+        if hand.knowledge == "scan":
+            return [(seat, uid) for seat, h in enumerate(self.held) for _, uid in h]
+        place = DEALER if self.rig.settings.has_dealer_reader else hand.dealer
+        given = [0] * self.players
+        out = []
+        for seat in hand.order:
+            out.append((place, self.held[seat][given[seat]][1]))
+            given[seat] += 1
+        return out
+
+    def _tap_card(self, step_kind: str, seat: int, c: Card) -> None:
+        place = seat
+        if step_kind in ("show", "card") and self.rig.settings.has_dealer_reader:
+            place = DEALER
+        self.rig.tap(place, self._uid(seat, c))
+
+    def _uid(self, seat: int, c: Card) -> str:
+        """The sticker of the copy of `c` the seat holds (or wherever it is)."""
+        for owner in [seat, *range(self.players)]:
+            for card, uid in self.held[owner] if owner < len(self.held) else ():
+                if card == c:
+                    return uid
+        for card, uid in [*self._stock, *([self._bottom] if self._bottom else [])]:
+            if card == c:
+                return uid
+        return self.rig.uid_of(c, 1)
+
+    def _take_choice(self, choice: str) -> None:
+        """Move the table's choice cursor to `choice` with MENU, then press OK."""
+        step = self.step()
+        if step is None or choice not in step.choices:
+            self.rig.press("ok")
+            return
+        model = self.rig.ctl.model
+        for _ in range(len(step.choices)):
+            if step.choices[model.choice_cursor()] == choice:
+                break
+            self.rig.press("menu")
+        self.rig.press("ok")
+
+    # ----- following the table ------------------------------------------------------------
+
+    def _hand(self) -> Any:
+        match = self.rig.session.match
+        return match.hand if match is not None else None
+
+    def _follow(self) -> None:
+        """Keep the real hands in step with what the table accepted: deal the
+        real cards of a new hand, remove played cards, add drawn ones."""
+        match = self.rig.session.match
+        hand = match.hand if match is not None else None
+        if hand is None:
+            return
+        key = (match.id, hand.number)
+        if key != self._hand_key:
+            self._hand_key = key
+            self.dealt = match.game.deal(random.Random(self.rng.randrange(2**62)),
+                                         hand.state.dealer)
+            self._rebuild([])
+        actions = hand.actions
+        if len(actions) < self._seen_actions:
+            self._rebuild(actions)
+            return
+        for a in actions[self._seen_actions:]:
+            self._apply(a)
+        self._seen_actions = len(actions)
+
+    def _rebuild(self, actions: list[Any]) -> None:
+        """Start again from the dealt cards and apply the actions taken so far."""
+        assert self.dealt is not None
+        copies: dict[Card, int] = {}
+
+        def sticker(c: Card) -> tuple[Card, str]:
+            copies[c] = copies.get(c, 0) + 1
+            return (c, self.rig.uid_of(c, copies[c]))
+
+        self.held = [[sticker(c) for c in h] for h in self.dealt.hands]
+        self._stock = [sticker(c) for c in self.dealt.extra.get("stock", ())]
+        turn_up = self.dealt.extra.get("turn_up")
+        self._bottom = sticker(turn_up) if isinstance(turn_up, Card) else None
+        for a in actions:
+            self._apply(a)
+        self._seen_actions = len(actions)
+
+    def _apply(self, action: Any) -> None:
+        ev = action.event
+        if ev.kind == "played" and action.card is not None:
+            held = self.held[action.seat]
+            for i, (c, uid) in enumerate(held):
+                if c == action.card and (action.uid is None or uid == action.uid):
+                    del held[i]
+                    break
+            else:
+                for i, (c, _) in enumerate(held):
+                    if c == action.card:
+                        del held[i]
+                        break
+        for item in ev.data.get("events", ()) if isinstance(ev.data, dict) else ():
+            name = type(item).__name__
+            if name == "Exchanged" and self._bottom is not None:
+                # The Seven of trumps takes the turn-up's place under the stock;
+                # the turn-up goes to the won cards, or to the hand (option).
+                gave = (item.gave, self._uid(item.seat, item.gave))
+                if self.rig.session.match.game.options.get("deece_exchange_to") == "hand":
+                    mine = self.held[item.seat]
+                    self.held[item.seat] = [h for h in mine if h[1] != gave[1]]
+                    self.held[item.seat].append(self._bottom)
+                self._bottom = gave
+            elif name == "Drawn":
+                if self._stock:
+                    self.held[item.seat].append(self._stock.pop(0))
+                elif self._bottom is not None:
+                    self.held[item.seat].append(self._bottom)
+                    self._bottom = None
+
+    def _legal_for_real(self, seat: int, c: Card) -> bool:
+        """Would `c` be legal from the seat's real hand? (for open tables)"""
+        hand = self._hand()
+        if hand is None or hand.flow is None or hand.flow.deal is None:
+            return True
+        deal = hand.flow.deal
+        mine = self.hand_of(seat)
+        if c not in mine:
+            return False
+        try:
+            legal = deal.game.legal_subset(deal.trump, deal.current_trick, mine)
+        except (EngineError, ValueError):
+            return True
+        return c in legal
+
+    def _on_notice(self, notice: Any) -> None:
+        kind = "error" if notice.kind in ("refused", "revoke") else "info"
+        if notice.text:
+            self.log.append(LogLine(str(notice.text), kind))
+        for listener in self.listeners:
+            listener()
+
+
+def _place(place: int) -> str:
+    return "dealer" if place == DEALER else f"seat {place}"
+
+
+__all__ = ["DEFAULT_PACE", "SimTable", "SimpleBot"]
