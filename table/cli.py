@@ -16,6 +16,9 @@ COMMANDS: dict[str, str] = {
     "referee": "table.commands.referee:add_parser",
     "config": "table.commands.config:add_parser",
     "doctor": "table.commands.doctor:add_parser",
+    "run": "table.commands.run:add_parser",
+    "export": "table.commands.export:add_parser",
+    "enroll": "table.commands.enroll:add_parser",
 }
 
 
