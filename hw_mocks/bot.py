@@ -1,11 +1,13 @@
 """A generic player for any game at a fake table.
 
-The bot deals a hand with the engine (`Game.deal`), so it knows every card's
-true place, and follows the hand with its own `HandFlow` (hands known) to
-choose what to do: show the cards that fix trumps, play a random legal card,
-take the first choice, tap the first card a `card` step accepts. It knows
-nothing of any particular game and nothing of the controller: it only says
-which card goes on which reader, or which button to press.
+The bot deals a hand with the engine (`Game.deal`), so it holds the physical
+cards (each with its sticker's UID), and follows the hand with its own
+`HandFlow`, which knows what the table knows (the hands, or not in `open`
+mode). From it the bot decides: show the cards that fix trumps, play a random
+legal card from the seat's real hand, take the first choice, tap the first
+card a `card` step accepts. It knows nothing of any particular game and
+nothing of the controller: it only says which card goes on which reader, or
+which button to press.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from engine.games.base import DealtHands, Game, MatchState
 from table.ports import DEALER
 
 UidOf = Callable[[Card, int], str]
+Held = tuple[Card, str]   # a physical card: what it is, its sticker
 
 
 @dataclass(frozen=True)
@@ -46,47 +49,58 @@ class Bot:
         self.dealer_reader = dealer_reader
         self.dealt: DealtHands | None = None
         self.shadow: HandFlow | None = None
-        self._uids: dict[tuple[int, Card], list[str]] = {}
+        self.holding: list[list[Held]] = []
+        self.pool: list[Held] = []
+        self.played: set[str] = set()
+        self.knowledge = "open"
 
-    def new_hand(self, state: MatchState) -> DealtHands:
-        """Shuffle and deal the next hand (the physical cards on the table)."""
+    def new_hand(self, state: MatchState, knowledge: str = "scan") -> DealtHands:
+        """Shuffle and deal the next hand (the physical cards on the table).
+        `knowledge` is the table's: with `open` the bot's flow does not know
+        the hands either, so both wait for the same steps."""
+        self.knowledge = knowledge
+        self.played = set()
         self.dealt = self.game.deal(self.rng, state.dealer)
-        self.shadow = self.game.hand_flow(state, self.dealt.hands)
-        self._uids = {}
+        hands = self.dealt.hands if knowledge != "open" else None
+        self.shadow = self.game.hand_flow(state, hands)
         copies: dict[Card, int] = {}
-        for seat, hand in enumerate(self.dealt.hands):
-            for c in hand:
-                copies[c] = copies.get(c, 0) + 1
-                self._uids.setdefault((seat, c), []).append(self.uid_of(c, copies[c]))
-        return self.dealt
 
-    def uid(self, seat: int, c: Card) -> str:
-        return self._uids[(seat, c)][0]
+        def sticker(c: Card) -> Held:
+            copies[c] = copies.get(c, 0) + 1
+            return (c, self.uid_of(c, copies[c]))
+
+        self.holding = [[sticker(c) for c in hand] for hand in self.dealt.hands]
+        stock = list(self.dealt.extra.get("stock", ()))
+        dealt_count: dict[Card, int] = dict(copies)
+        rest = []
+        for c in self.game.pack.cards:
+            if dealt_count.get(c, 0) > 0:
+                dealt_count[c] -= 1
+            elif c not in stock:
+                rest.append(c)
+        self.pool = [sticker(c) for c in stock + rest]
+        return self.dealt
 
     # ----- learning the hands ---------------------------------------------------------
 
     def scan_moves(self) -> list[Move]:
         """Every seat taps its cards on its own reader."""
-        assert self.dealt is not None
-        out = []
-        for seat, hand in enumerate(self.dealt.hands):
-            for c in hand:
-                out.append(Move("tap", seat, self.uid(seat, c), c, seat))
-        return out
+        return [Move("tap", seat, uid, c, seat)
+                for seat, hand in enumerate(self.holding) for c, uid in hand]
 
     def deal_moves(self) -> list[Move]:
         """The dealer passes every card over the dealer's reader in dealing order;
-        afterwards the shadow knows what the table knows."""
+        afterwards the bot's flow knows what the table knows."""
         assert self.dealt is not None and self.shadow is not None
         place = DEALER if self.dealer_reader else self.dealt.dealer
         given = [0] * self.game.players
         out = []
         seq = []
         for seat in self.shadow.deal_order():
-            c = self.dealt.hands[seat][given[seat]]
+            c, uid = self.holding[seat][given[seat]]
             given[seat] += 1
             seq.append((seat, c))
-            out.append(Move("tap", place, self.uid(seat, c), c, seat))
+            out.append(Move("tap", place, uid, c, seat))
         self.shadow.after_deal(seq)
         return out
 
@@ -94,50 +108,142 @@ class Bot:
 
     def next_move(self) -> Move | None:
         """The next thing to do in the hand (None when it is over). The move is
-        applied to the bot's own flow at once: make it at the table."""
+        applied to the bot's own flow at once: make it at the table.
+
+        `choose` steps: the first choice (OK). `card` steps: the first choice
+        if the flow takes it, else the first card it takes. `show` and `play`
+        steps: a card (for `play`, a random legal one of the seat's hand)."""
         flow = self.shadow
         assert flow is not None and self.dealt is not None
         step = flow.pending()
         if step.kind == "done":
             return None
-        if step.kind == "choose":
-            assert step.seat is not None
-            flow.choose(step.seat, step.choices[0])
-            return Move("press", seat=step.seat, button="ok")
-        seat = step.seat
-        assert seat is not None
-        for c in self._candidates(step.kind, seat):
+        if step.kind in ("choose", "card") and step.choices:
+            move = self._choose_first(step.choices[0])
+            if move is not None:
+                return move
+            if step.kind == "choose":
+                raise RuntimeError(f"the bot's first choice was refused at {step}")
+        seats = [step.seat] if step.seat is not None else list(range(self.game.players))
+        # first the seats' own cards, then (a card from a stock, a hand the
+        # table does not know) any card the flow takes
+        tries = ((seat, held) for wide in (False, True) for seat in seats
+                 for held in self._candidates(step.kind, seat, wide))
+        for seat, held in tries:
+            c, uid = held
             try:
-                flow.card(seat, c)
+                event = flow.card(seat, c)
             except EngineError:
                 continue
+            self._moved(seat, held, event.kind)
             place = seat
-            if step.kind in ("show", "card") and self.dealer_reader:
+            if step.kind in ("show", "card") and self.dealer_reader and step.seat is not None:
                 place = DEALER
-            holder = self._holder(c, seat)
-            uid = self.uid(holder, c)
-            if step.kind == "play" and len(self._uids[(holder, c)]) > 1:
-                self._uids[(holder, c)].pop(0)   # the other copy is still in the hand
             return Move("tap", place, uid, c, seat)
         raise RuntimeError(f"the bot found no card for {step}")
 
-    def _holder(self, c: Card, seat: int) -> int:
-        if (seat, c) in self._uids:
-            return seat
-        assert self.dealt is not None
-        return next(s for s, h in enumerate(self.dealt.hands) if c in h)
+    def _choose_first(self, choice: str) -> Move | None:
+        flow = self.shadow
+        assert flow is not None
+        step = flow.pending()
+        seat = flow.chooser(choice)
+        if seat is None:
+            seat = step.seat if step.seat is not None else flow.dealer
+        try:
+            flow.choose(seat, choice)
+        except EngineError:
+            return None
+        if step.kind == "card" and step.seat is not None and self.pool:
+            # a card step answered without a card (an unknown draw): the seat
+            # still takes the next card of the stock into its hand
+            self.holding[step.seat].append(self.pool.pop(0))
+        return Move("press", seat=seat, button="ok")
 
-    def _candidates(self, kind: str, seat: int) -> list[Card]:
+    def _moved(self, seat: int, held: Held, kind: str) -> None:
+        """Keep track of the physical cards: played cards leave the hand and
+        the game, drawn cards come into the hand."""
+        hand = self.holding[seat]
+        if kind == "played":
+            self.played.add(held[1])
+            for where in (hand, self.pool, *self.holding):
+                if held in where:
+                    where.remove(held)
+                    break
+        elif held in self.pool:
+            self.pool.remove(held)
+            hand.append(held)
+
+    def _sticker(self, seat: int, c: Card) -> Held | None:
+        """A physical copy of `c` for `seat` to use: its own if it holds one,
+        else a copy nobody is known to hold, else any copy not yet played
+        (None: every copy has been played)."""
+        for h in self.holding[seat]:
+            if h[0] == c:
+                return h
+        held_elsewhere = {h[1] for s in self.holding for h in s}
+        copies = [self.uid_of(c, k) for k in range(1, self.game.pack.copies + 1)]
+        free = [u for u in copies if u not in self.played]
+        for u in free:
+            if u not in held_elsewhere:
+                return (c, u)
+        if free:
+            return (c, free[0])
+        deal = self.shadow.deal if self.shadow is not None else None
+        if deal is not None and any(not deal.played >> s & 1 for s in deal.pack.slots_of(c)):
+            return (c, copies[-1])   # a played card the game brought back into play
+        return None
+
+    def _stickers(self, seat: int, cards: list[Card]) -> list[Held]:
+        out = []
+        for c in cards:
+            h = self._sticker(seat, c)
+            if h is not None:
+                out.append(h)
+        return out
+
+    def _candidates(self, kind: str, seat: int, wide: bool) -> list[Held]:
+        """Cards to try for `seat`: its own (`wide=False`), or any (`wide=True`)."""
         flow = self.shadow
         assert flow is not None and self.dealt is not None
-        if kind == "play" and flow.deal is not None:
-            legal = list(flow.deal.legal_cards(seat))
+        hand = list(self.holding[seat])
+        deal = flow.deal
+        if kind == "play":
+            if deal is not None and deal.hands is not None:
+                if not wide:
+                    return []
+                # the table knows the hands: its legal cards are the ones to play
+                cards = list(deal.legal_cards(seat))
+                self.rng.shuffle(cards)
+                return self._stickers(seat, cards)
+            if wide:
+                return self._stickers(seat, list(deal.legal_cards(seat))) \
+                    if deal is not None else []
+            legal = self._legal(seat, hand)
             self.rng.shuffle(legal)
-            return legal
+            return legal + [h for h in hand if h not in legal]
         if kind == "show":
-            shown = [c for c in self.dealt.shown if c not in flow.shown]
-            rest = [c for h in self.dealt.hands for c in h if c not in shown]
-            return shown + rest
-        if flow.deal is not None and flow.deal.hands is not None:
-            return list(flow.deal.hand_of(seat))
-        return list(self.dealt.hands[seat])
+            if wide:   # the cards the deal showed, whoever holds them; then any
+                held = [h for s in [*self.holding, self.pool] for h in s
+                        if h[0] not in flow.shown]
+                return [h for h in held if h[0] in self.dealt.shown] + \
+                    [h for h in held if h[0] not in self.dealt.shown]
+            return [h for h in hand if h[0] in self.dealt.shown and h[0] not in flow.shown]
+        if not wide:
+            return hand
+        others = self._stickers(seat, list(self.game.pack.distinct_cards))
+        return self.pool + [h for h in others if h not in hand and h not in self.pool]
+
+    def _legal(self, seat: int, hand: list[Held]) -> list[Held]:
+        """The seat's cards the rules allow now (hands unknown to the table:
+        the stateless question of the game)."""
+        flow = self.shadow
+        assert flow is not None
+        deal = flow.deal
+        if deal is None:
+            return list(hand)
+        try:
+            allowed = set(self.game.legal_subset(deal.trump, deal.current_trick,
+                                                 [c for c, _ in hand]))
+        except EngineError:
+            allowed = {c for c, _ in hand}
+        return [h for h in hand if h[0] in allowed]

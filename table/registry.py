@@ -144,6 +144,7 @@ class CardRegistry:
             if t not in PACKS:
                 raise RegistryError(f"pack {n} has an unknown pack type {t!r}")
         self._by_uid: dict[str, Enrolled] = {}
+        self._by_card: dict[tuple[str, Card, int], tuple[int, str]] | None = None
         self._count: dict[int, int] = {n: 0 for n in self._packs}
         for uid, pack, position in self.db.execute("SELECT uid, pack, position FROM cards"):
             self._by_uid[uid] = self._make(uid, pack, position)
@@ -197,12 +198,15 @@ class CardRegistry:
     def uid_for(self, card: Card, family: str, copy: int = 1) -> str | None:
         """A UID enrolled for this card code (copy `copy`) in a pack of `family`;
         the first pack wins. None when there is none."""
-        best: tuple[int, str] | None = None
-        for e in self._by_uid.values():
-            if e.card == card and e.copy == copy and e.family == family:
-                if best is None or e.pack < best[0]:
-                    best = (e.pack, e.uid)
-        return best[1] if best else None
+        if self._by_card is None:
+            index: dict[tuple[str, Card, int], tuple[int, str]] = {}
+            for e in self._by_uid.values():
+                key = (e.family, e.card, e.copy)
+                if key not in index or e.pack < index[key][0]:
+                    index[key] = (e.pack, e.uid)
+            self._by_card = index
+        found = self._by_card.get((family, card, copy))
+        return found[1] if found else None
 
     # ----- enrollment --------------------------------------------------------------
 
@@ -233,6 +237,7 @@ class CardRegistry:
                         (uid, number, position))
         e = self._make(uid, number, position)
         self._by_uid[uid] = e
+        self._by_card = None
         self._count[number] += 1
         return e
 
@@ -246,6 +251,7 @@ class CardRegistry:
         uid = row[0]
         self.db.execute("DELETE FROM cards WHERE uid = ?", (uid,))
         self._count[number] -= 1
+        self._by_card = None
         return self._by_uid.pop(uid)
 
     def remove_pack(self, number: int) -> None:

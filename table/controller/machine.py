@@ -99,8 +99,9 @@ TRANSITIONS: list[dict[str, Any]] = [
     _t("read", "match_deal_scan", None, after="take_scan"),
     _t("read", "match_deal_dealt", None, after="take_dealt"),
     _t("read", "match_hand", None, after="take_card"),
-    _t("menu", "match_hand_choose", None, after="next_choice"),
-    _t("ok", "match_hand_choose", None, after="take_choice"),
+    # a step with choices (a call, a claim, "pass"): MENU moves through them, OK picks one
+    _t("menu", "match_hand", None, conditions="has_choices", after="next_choice"),
+    _t("ok", "match_hand", None, conditions="has_choices", after="take_choice"),
     _t("ok", _PLAYING, None, after="dismiss"),
     _t("menu", _PLAYING, "match_info"),
     _t("undo", [*_PLAYING, "match_result"], "match_undo", conditions="can_undo"),

@@ -169,9 +169,10 @@ class TableModel:
             values["seat_label"] = values["seat"]
         return messages.render(reason, self.lang, **values)
 
-    def refuse(self, seat: int | None, reason: str, **params: Any) -> None:
-        """Show a refusal: the error screen names the seat and the rule, the
-        seat's LED blinks, the buzzer sounds. Nothing else changes."""
+    def refuse(self, who: int | None, reason: str, **params: Any) -> None:
+        """Show a refusal: the error screen names the seat (`who`) and the
+        rule, the seat's LED blinks, the buzzer sounds. Nothing else changes."""
+        seat = who
         if seat is not None and "seat" not in params:
             params["seat"] = seat
         text = self.message(reason, **params)
@@ -183,8 +184,6 @@ class TableModel:
 
     def refuse_error(self, seat: int | None, err: EngineError) -> None:
         params = dict(err.params)
-        if err.reason == "unknown_card":
-            params.setdefault("code", params.get("code", ""))
         self.refuse(seat if seat is not None else params.get("seat"), err.reason, **params)
 
     def ignore(self, why: str, **data: Any) -> None:
@@ -399,7 +398,8 @@ class TableModel:
         step = hand.step()
         assert step is not None
         players = hand.game.players
-        if uid in hand.played_uids():
+        known = self.registry.lookup(uid)
+        if known is not None and hand.on_the_table(uid, known.card):
             self.ignore("already on the table", place=place, uid=uid)
             return
         if step.kind in ("show", "card") and uid in hand.used_uids():
@@ -415,7 +415,8 @@ class TableModel:
         else:
             self.ignore("not a seat in play", place=place, uid=uid)
             return
-        expected = {step.seat} if step.seat is not None else set()
+        # the readers the step waits for (a step without a seat: any seat's)
+        expected = {step.seat} if step.seat is not None else set(range(players))
         if step.kind in ("show", "card"):
             expected.add(DEALER)
         enrolled = self.registry.lookup(uid)
@@ -467,6 +468,10 @@ class TableModel:
             self._choice = (key, 0)
         return self._choice[1]
 
+    def has_choices(self) -> bool:
+        step = self.step_now()
+        return step is not None and bool(step.choices)
+
     def next_choice(self) -> None:
         step = self.step_now()
         if step is None or not step.choices:
@@ -475,14 +480,18 @@ class TableModel:
         self._choice = (self._choice[0], (cur + 1) % len(step.choices))
 
     def take_choice(self) -> None:
-        step = self.step_now()
-        if step is None or not step.choices or step.seat is None:
+        hand = self.session.hand()
+        step = hand.step()
+        if step is None or not step.choices or hand.flow is None:
             return
         choice = step.choices[self.choice_cursor()]
+        seat = hand.flow.chooser(choice)
+        if seat is None:
+            seat = step.seat if step.seat is not None else hand.dealer
         try:
-            action = self.session.choose(step.seat, choice)
+            action = self.session.choose(seat, choice)
         except (IllegalPlay, UnknownCard) as err:
-            self.refuse_error(step.seat, err)
+            self.refuse_error(seat, err)
             return
         self._accepted(action)
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import messages
 from engine.cards import Card
+from engine.errors import EngineError
 from engine.games.base import Game
 from engine.packs import PACKS
 from table.controller.session import Action, Hand, Read
@@ -73,10 +74,28 @@ class Presenter:
         return str(text)
 
     def team_names(self, game: Game) -> list[str]:
+        """"1+3", "2+4": the seats of each fixed team (every seat alone when
+        the game has no fixed teams)."""
         groups: dict[int, list[str]] = {}
-        for s in range(game.players):
-            groups.setdefault(game.team_of(s), []).append(self.seat(s))
+        try:
+            for s in range(game.players):
+                groups.setdefault(game.team_of(s), []).append(self.seat(s))
+        except EngineError:
+            return [self.seat(s) for s in range(game.players)]
         return ["+".join(groups[t]) for t in sorted(groups)]
+
+    def team_line(self, game: Game, deal: Any, hand: Hand) -> TeamLine:
+        """Points so far per team (per seat when teams are not fixed or known)."""
+        status = self.status_text(game, hand.state.to_json())
+        try:
+            points = tuple(deal.team_points())
+            names = tuple(self.team_names(game))
+            if len(names) == len(points):
+                return TeamLine(names, points, status)
+        except EngineError:
+            pass
+        return TeamLine(tuple(self.seat(s) for s in range(game.players)), tuple(deal.points),
+                        status)
 
     def status_text(self, game: Game, state_json: dict[str, Any]) -> str:
         """The match status in words: masters / slaves / even, score, winner."""
@@ -96,7 +115,7 @@ class Presenter:
         elif isinstance(status, str):
             parts.append(status)
         score = state_json.get("score")
-        if isinstance(score, list) and len(score) == len(names):
+        if isinstance(score, list) and score and all(isinstance(x, int) for x in score):
             parts.append(_("score") + " " + ":".join(str(x) for x in score))
         return ", ".join(parts)
 
@@ -244,7 +263,7 @@ class Presenter:
         family = hand.game.pack.family
         cards = tuple(face(c, family) for c in flow.shown)
         return TextView(self.header(hand, str(_("Hand {n}").format(n=hand.number))),
-                        (self.prompt(hand),), self.banner(), cards)
+                        (self.prompt(hand),), self.banner() or self.current_choice(hand), cards)
 
     def v_match_hand_card(self) -> View:
         return self.v_match_hand_show()
@@ -259,12 +278,31 @@ class Presenter:
                           self.m.choice_cursor(), str(_("MENU next · OK choose")))
 
     def choice_label(self, hand: Hand, prompt: str, choice: str) -> str:
-        if choice.isdigit() and int(choice) < hand.game.players:
+        """A choice in words: a seat number as the seat's name, a word the
+        game registered as a message (`<prompt>_<choice>` or `choice_<choice>`)
+        in the players' language, "claim:2" as the word and the seat's name."""
+        players = hand.game.players
+        if choice.isdigit() and int(choice) < players:
             return str(self._("Seat {seat}").format(seat=self.seat(int(choice))))
-        for key in (f"{prompt}_{choice}", f"choice_{choice}", choice):
-            if key in messages.known_reasons():
-                return self.m.message(key, family=hand.game.pack.family)
-        return choice
+        word, sep, target = choice.partition(":")
+        label = word
+        known = messages.known_reasons()
+        for key in (f"{prompt}_{word}", f"choice_{word}", word):
+            if key in known:
+                label = self.m.message(key, family=hand.game.pack.family)
+                break
+        if sep and target.isdigit() and int(target) < players:
+            return f"{label} {self.seat(int(target))}"
+        return label + (sep + target if sep else "")
+
+    def current_choice(self, hand: Hand) -> str:
+        """"OK: <choice>" for a step that also takes a choice (empty if none)."""
+        step = hand.step()
+        if step is None or not step.choices or step.kind == "choose":
+            return ""
+        choice = step.choices[self.m.choice_cursor() % len(step.choices)]
+        return str(self._("OK: {choice}").format(
+            choice=self.choice_label(hand, step.prompt, choice)))
 
     def v_match_hand_play(self) -> View:
         _ = self._
@@ -282,6 +320,7 @@ class Presenter:
         leader = deal.leader
         winner = None
         banner = self.banner()
+        banner = banner or self.current_choice(hand)
         if not trick and deal.tricks:
             last = deal.tricks[-1]
             trick, leader, winner = list(last.cards), last.leader, last.winner
@@ -294,10 +333,7 @@ class Presenter:
             c = trick[i] if i < len(trick) else None
             cells.append(SeatCell(self.seat(s), face(c, family) if c else None, s == turn,
                                   s == winner))
-        match = self.m.session.match
-        assert match is not None
-        teams = TeamLine(tuple(self.team_names(game)), tuple(deal.team_points()),
-                         self.status_text(game, hand.state.to_json()))
+        teams = self.team_line(game, deal, hand)
         number = min(deal.trick_number, game.tricks_per_hand)
         return PlayView(self.header(hand, str(_("T{n}").format(n=number))), tuple(cells),
                         teams, self.prompt(hand), banner)
@@ -311,6 +347,8 @@ class Presenter:
         result = flow.result()
         after = flow.settled().to_json()
         names = self.team_names(game)
+        if len(names) != len(result.points):
+            names = [str(_("Team {n}").format(n=i + 1)) for i in range(len(result.points))]
         points = " · ".join(f"{nm}: {p}" for nm, p in zip(names, result.points, strict=False))
         lines = [points, self.status_text(game, after)]
         if after.get("over"):

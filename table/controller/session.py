@@ -15,6 +15,7 @@ docs/controller.md.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -150,6 +151,19 @@ class Hand:
     def played_uids(self) -> set[str]:
         return {a.uid for a in self.actions
                 if a.uid is not None and a.event.kind == "played"}
+
+    def on_the_table(self, uid: str, c: Card) -> bool:
+        """Was this sticker played in this hand, and is its card still out of
+        play? (A game may bring a played card back, as Fildinsky's exchange
+        puts a won Seven under the stock: then the sticker counts again.)"""
+        stickers = {a.uid for a in self.actions if a.event.kind == "played" and a.card == c}
+        if uid not in stickers:
+            return False
+        deal = self.flow.deal if self.flow is not None else None
+        if deal is None:
+            return True
+        out = sum(1 for slot in deal.pack.slots_of(c) if deal.played >> slot & 1)
+        return len(stickers) <= out
 
     def used_uids(self) -> set[str]:
         """Stickers used by steps that are not plays (shown, tapped cards)."""
@@ -461,3 +475,25 @@ def _check_copies(hand: Hand, card: Card, seat: int) -> None:
     if len(earlier) >= copies:
         raise IllegalPlay("table_already_read", seat=seat, card=card.code,
                           owner=earlier[0].seat, family=hand.game.pack.family)
+
+
+def snapshot(session: Session) -> tuple[Any, ...]:
+    """Everything that defines the session's state, comparable with `==`
+    (an uninterrupted run and a resumed one must give equal snapshots)."""
+    match = session.match
+    sel = json.dumps(session.selection.to_json(), sort_keys=True)
+    if match is None:
+        return (sel, None)
+    hand = match.hand
+    hand_part: tuple[Any, ...] = ()
+    if hand is not None:
+        flow = hand.flow
+        flow_part: tuple[Any, ...] = ()
+        if flow is not None:
+            deal = flow.deal
+            flow_part = (flow.pending(), tuple(flow.shown), flow.trump,
+                         deal.snapshot() if deal is not None else None)
+        hand_part = (hand.number, hand.phase, tuple(hand.reads),
+                     tuple((a.kind, a.seat, a.card, a.uid, a.choice, a.event.kind)
+                           for a in hand.actions), flow_part)
+    return (sel, match.id, json.dumps(match.state.to_json(), sort_keys=True), hand_part)

@@ -1,0 +1,50 @@
+"""`cardtable export --state DIR`: a match from the journal, in the referee protocol."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "export",
+        help="print a match from the table's journal as referee requests (JSON lines)",
+        description="Reads the journal in the state folder and prints a match as JSON lines "
+                    "of the referee protocol: `cardtable referee` replays them to the same "
+                    "results. See docs/controller.md.",
+    )
+    p.add_argument("--state", type=Path, required=True, metavar="DIR",
+                   help="the state folder of `cardtable run`")
+    p.add_argument("--match", type=int, metavar="ID",
+                   help="the match to export (default: the last one); see --list")
+    p.add_argument("--list", action="store_true", help="list the matches in the journal")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from table.controller.loop import JOURNAL_FILE
+    from table.export import export_match, matches
+    from table.journal import Journal, JournalError
+
+    path = args.state / JOURNAL_FILE
+    if not path.is_file():
+        print(f"cardtable export: there is no journal in {args.state} "
+              f"(expected {path})", file=sys.stderr)
+        return 2
+    try:
+        journal = Journal(path)
+        if args.list:
+            for m in matches(journal):
+                ended = m.ended or "running"
+                print(f"{m.id}\t{m.game}\t{m.knowledge}\t{m.hands} hands\t{ended}")
+            return 0
+        for req in export_match(journal, args.match):
+            print(json.dumps(req, ensure_ascii=False, separators=(", ", ": ")))
+    except JournalError as exc:
+        print(f"cardtable export: {exc}", file=sys.stderr)
+        return 1
+    return 0

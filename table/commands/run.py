@@ -1,0 +1,270 @@
+"""`cardtable run`: the table controller, on real hardware or on the fakes.
+
+    cardtable run --hardware mock --events game.txt --state ./state
+    cardtable run --hardware pi --config /etc/cardtable/config.toml
+
+With `--hardware mock` the controller runs on the fakes of `hw_mocks`, driven
+by a timed events file (docs/events.md), in table time (no waiting), and
+prints what the table does. The journal goes to `--state DIR`; run again on
+the same folder and the table resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import signal
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from table.settings import KNOWLEDGE_MODES, LANGUAGES
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "run",
+        help="run the table controller (on the Pi, or on fake hardware from an events file)",
+        description="Runs the table controller. --hardware pi drives the real table "
+                    "(readers, OLED, LEDs, buzzer, buttons) as the configuration file "
+                    "describes; --hardware mock drives the same controller on fakes, from "
+                    "an events file (docs/events.md). The journal is kept in --state DIR; "
+                    "on start the table resumes from it.",
+    )
+    p.add_argument("--hardware", choices=("mock", "pi"), default=None,
+                   help="pi: the real table; mock: fake hardware (default: pi on a "
+                        "Raspberry Pi, mock elsewhere)")
+    p.add_argument("--events", type=Path, metavar="FILE",
+                   help="timed reader and button events to play (mock only)")
+    p.add_argument("--state", type=Path, metavar="DIR",
+                   help="folder for the journal and card registry (default: the "
+                        "configuration's state_dir; with mock and no config, a temporary "
+                        "folder that is deleted afterwards)")
+    p.add_argument("--config", type=Path, metavar="PATH",
+                   help="configuration file (default: /etc/cardtable/config.toml or "
+                        "$CARDTABLE_CONFIG; needed for pi)")
+    p.add_argument("--game", help="game for a new match (mock; overrides the configuration)")
+    p.add_argument("--knowledge", choices=KNOWLEDGE_MODES,
+                   help="how hands are known (mock; overrides the configuration)")
+    p.add_argument("--language", choices=LANGUAGES, help="language of the screen (mock)")
+    p.add_argument("--seed", type=int,
+                   help="seed for the first dealers of new matches (mock; reproducible runs)")
+    p.add_argument("--frames", type=Path, metavar="DIR",
+                   help="save every frame the display shows as a PNG in DIR (mock)")
+    p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
+                   help="really wait this long after each event (mock; default 0)")
+    p.add_argument("--quiet", action="store_true", help="print only the final summary")
+    p.set_defaults(handler=run)
+
+
+def on_a_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text(
+            errors="replace").lower()
+    except OSError:
+        return False
+
+
+def fail(text: str, status: int = 2) -> int:
+    print(f"cardtable run: {text}", file=sys.stderr)
+    return status
+
+
+def run(args: argparse.Namespace) -> int:
+    hardware = args.hardware or ("pi" if on_a_pi() else "mock")
+    if hardware == "pi":
+        return run_pi(args)
+    return run_mock(args)
+
+
+def _load_config(path: Path | None, required: bool) -> Any:
+    """The configuration, or None when none is asked for and the default is absent."""
+    try:
+        from table import config as config_module
+    except ModuleNotFoundError:
+        if required:
+            raise RuntimeError("this version has no configuration support (table.config)"
+                               ) from None
+        return None
+    file, explicit = config_module.resolve_path(path)
+    if not explicit and not file.exists() and not required:
+        return None
+    return config_module.load(path)
+
+
+# ----- the real table -------------------------------------------------------------------
+
+def run_pi(args: argparse.Namespace) -> int:
+    if args.events is not None:
+        return fail("--events plays fake hardware: use it with --hardware mock")
+    try:
+        from table.config import ConfigError
+    except ModuleNotFoundError:
+        return fail("this version has no configuration support (table.config); "
+                    "use --hardware mock")
+    try:
+        config = _load_config(args.config, required=True)
+    except ConfigError as exc:
+        return fail(str(exc))
+    try:
+        from table.drivers import build_ports
+    except ModuleNotFoundError as exc:
+        return fail(f"the hardware drivers are not available ({exc}); "
+                    "use --hardware mock, or install cardtable[pi] on the Pi")
+    from table.controller import Controller
+    from table.journal import JournalError
+    from table.registry import RegistryError
+
+    state = args.state or Path(config.state_dir)
+    try:
+        ports = build_ports(config)
+    except Exception as exc:  # the drivers' own errors name the part that failed
+        return fail(f"cannot start the hardware: {exc}", 1)
+    try:
+        ctl = Controller.open(config.table, ports, state)
+    except (JournalError, RegistryError) as exc:
+        return fail(str(exc), 1)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    ctl.start()
+    print(f"cardtable run: ready ({ctl.state}); journal in {state}", flush=True)
+    stop.wait()
+    ctl.close()
+    close = getattr(ports, "close", None)
+    if callable(close):
+        close()
+    return 0
+
+
+# ----- the fake table -------------------------------------------------------------------
+
+def mock_settings(args: argparse.Namespace) -> tuple[Any, Any]:
+    """(TableSettings, config or None) for a mock run."""
+    from table.settings import TableSettings
+
+    config = _load_config(args.config, required=False) if args.config else None
+    settings = config.table if config is not None else TableSettings(seat_names=())
+    changes: dict[str, Any] = {}
+    if args.game:
+        changes["game"] = args.game
+        changes["options"] = {}
+    if args.knowledge:
+        changes["knowledge"] = args.knowledge
+    if args.language:
+        changes["language"] = args.language
+    if changes:
+        settings = dataclasses.replace(settings, **changes)
+    return settings, config
+
+
+def run_mock(args: argparse.Namespace) -> int:
+    from engine.errors import EngineError
+    from hw_mocks.table import MockTable
+    from table.controller import Controller
+    from table.controller.session import Selection
+    from table.events_script import EventsError, Player, load
+    from table.journal import JournalError
+    from table.registry import RegistryError
+
+    try:
+        settings, config = mock_settings(args)
+    except Exception as exc:  # ConfigError: every mistake, with its key
+        return fail(str(exc))
+    try:
+        Selection(settings.game, settings.options, settings.knowledge, settings.language).check()
+    except (EngineError, ValueError) as exc:
+        return fail(str(exc))
+    seats = len(config.seats) if config is not None else 6
+    dealer = (config.dealer is not None) if config is not None else settings.has_dealer_reader
+    events = []
+    if args.events is not None:
+        try:
+            events = load(args.events, seats)
+        except EventsError as exc:
+            return fail(str(exc))
+    temp = None
+    state = args.state
+    if state is None and config is not None:
+        state = Path(config.state_dir)
+    if state is None:
+        temp = tempfile.TemporaryDirectory(prefix="cardtable-")
+        state = Path(temp.name)
+        if not args.quiet:
+            print(f"(no --state: the journal is kept in {state} until the end of this run)")
+    settings = dataclasses.replace(settings, has_dealer_reader=dealer)
+    mock = MockTable(seats=seats, dealer_reader=dealer, screen=settings.screen)
+    seeds = random.Random(args.seed) if args.seed is not None else None
+    try:
+        ctl = Controller.open(settings, mock.ports, state,
+                              seed_source=(lambda: seeds.randrange(2**62)) if seeds else None)
+    except (JournalError, RegistryError) as exc:
+        return fail(str(exc), 1)
+    resumed = ctl.session.seq
+    if not args.quiet:
+        if resumed:
+            print(f"resumed from the journal (entry {resumed}): {ctl.state}")
+        ctl.on_notice(lambda n: _print_notice(n, ctl))
+    frames = _frame_saver(args.frames, mock) if args.frames else None
+    player = Player(ctl, mock, ctl.registry)
+    status = 0
+    try:
+        player.pace = args.pace
+        player.run(events)
+    except EventsError as exc:
+        status = fail(str(exc), 1)
+    except JournalError as exc:
+        status = fail(str(exc), 1)
+    if ctl.failed:
+        status = fail(ctl.failed, 1)
+    print(f"state: {ctl.state}; journal: {ctl.session.seq} entries in {state}")
+    if not args.quiet:
+        print(mock.display.ascii())
+    if frames is not None:
+        print(f"{frames()} frames saved in {args.frames}")
+    ctl.close()
+    mock.close()
+    if temp is not None:
+        temp.cleanup()
+    return status
+
+
+def _frame_saver(folder: Path, mock: Any) -> Any:
+    folder.mkdir(parents=True, exist_ok=True)
+    count = [0]
+
+    def save(image: Any) -> None:
+        count[0] += 1
+        image.save(folder / f"frame-{count[0]:05d}.png")
+
+    mock.display.on_frame(save)
+    return lambda: count[0]
+
+
+def _print_notice(n: Any, ctl: Any) -> None:
+    d = n.data
+    if n.kind == "ignored":
+        return
+    if n.kind == "accepted":
+        what = d.get("card") or d.get("choice") or n.text
+        print(f"seat {d.get('seat')}: {what} accepted")
+    elif n.kind == "refused":
+        print(f"refused: {n.text}")
+    elif n.kind == "revoke":
+        print(f"revoke: {n.text}")
+    elif n.kind == "trick":
+        print(f"trick {n.text}: seat {d['winner']} takes {d['points']} "
+              f"({' '.join(d['cards'])})")
+    elif n.kind == "hand":
+        if "points" in d:
+            print(f"hand {n.text}: points {d['points']}, match {d['state']}")
+        else:
+            print(f"hand {n.text}")
+    elif n.kind == "undone":
+        print(f"taken back: {n.text}")
+    else:
+        extra = " ".join(f"{k}={v}" for k, v in d.items())
+        print(f"{n.kind} {n.text} {extra}".rstrip())
