@@ -174,7 +174,12 @@ class SimTable:
             return False
         assert hand.flow is not None
         shown = self.dealt.shown if self.dealt is not None else ()
-        kind, seat, what = bot_action(hand.flow, self.real, self.strategy, self.rng, shown)
+        hands = self.real
+        step = hand.flow.pending()
+        if step.kind == "card" and step.seat is not None and self._next_draw() is not None:
+            # a draw the table reads: the card on top of the stock is the one to tap
+            hands[step.seat] = [self._next_draw()]
+        kind, seat, what = bot_action(hand.flow, hands, self.strategy, self.rng, shown)
         if kind == "done" or seat is None:
             return False
         before = len(hand.actions)
@@ -188,12 +193,21 @@ class SimTable:
         return hand is None or len(hand.actions) != before or self.state != st
 
     def run_bots(self, limit: int = 10_000, each: Callable[[], None] | None = None) -> int:
-        """Advance until a person is needed or the match is over."""
-        n = 0
-        while n < limit and self.advance():
-            n += 1
-            if each is not None:
-                each()
+        """Advance until a person is needed or the match is over (or nothing
+        moves three times running: a bot's choice the table refused is tried
+        again with another)."""
+        n = stuck = 0
+        while n < limit and stuck < 3:
+            if self.advance():
+                n += 1
+                stuck = 0
+                if each is not None:
+                    each()
+            elif self.is_human_turn() or self.state in ("match_over", "ready") \
+                    or (self.state == "match_result" and self.humans):
+                break
+            else:
+                stuck += 1
         return n
 
     # ----- a person at the table ------------------------------------------------------------
@@ -282,6 +296,11 @@ class SimTable:
 
     # ----- moves at the table -----------------------------------------------------------------
 
+    def _next_draw(self) -> Card | None:
+        if self._stock:
+            return self._stock[0][0]
+        return self._bottom[0] if self._bottom is not None else None
+
     def _learning_taps(self, hand: Any) -> list[tuple[int, str]]:
         """(place, uid) of every card the table reads to learn the hands:
         each seat taps its cards (scan), or the dealer passes every card over
@@ -300,7 +319,8 @@ class SimTable:
         place = seat
         if step_kind in ("show", "card") and self.rig.settings.has_dealer_reader:
             place = DEALER
-        self.rig.tap(place, self._uid(seat, c))
+        uid = self._draw_uid(c) if step_kind == "card" else None
+        self.rig.tap(place, uid or self._uid(seat, c))
 
     def _uid(self, seat: int, c: Card) -> str:
         """The sticker of the copy of `c` the seat holds (or wherever it is)."""
@@ -308,10 +328,15 @@ class SimTable:
             for card, uid in self.held[owner] if owner < len(self.held) else ():
                 if card == c:
                     return uid
-        for card, uid in [*self._stock, *([self._bottom] if self._bottom else [])]:
+        # the turned-up card under the stock before the face-down ones
+        for card, uid in [*([self._bottom] if self._bottom else []), *self._stock]:
             if card == c:
                 return uid
         return self.rig.uid_of(c, 1)
+
+    def _draw_uid(self, c: Card) -> str | None:
+        nxt = self._stock[0] if self._stock else self._bottom
+        return nxt[1] if nxt is not None and nxt[0] == c else None
 
     def _take_choice(self, choice: str) -> None:
         """Move the table's choice cursor to `choice` with MENU, then press OK."""
