@@ -168,5 +168,12 @@ class GpioButtons:
 
     def close(self) -> None:
         self.stop()
+        # Each Button has a hold thread that looks for a stop only every 0.1 s;
+        # wake them all at once, so closing does not wait for each in turn.
+        for b in self.buttons.values():
+            thread = getattr(b, "_hold_thread", None)
+            if thread is not None:
+                thread.stopping.set()
+                thread.holding.set()
         for b in self.buttons.values():
             b.close()
