@@ -64,7 +64,7 @@ def _t(trigger: str, source: str | list[str], dest: str | None, **kw: Any) -> di
 #: Where `step` leads, tried in this order.
 ROUTES: list[tuple[str, str]] = [
     ("has_no_match", "ready"),
-    ("is_match_over", "match_over"),
+    ("is_match_finished", "match_over"),
     ("needs_scan", "match_deal_scan"),
     ("needs_dealt", "match_deal_dealt"),
     ("is_step_show", "match_hand_show"),

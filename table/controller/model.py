@@ -222,7 +222,7 @@ class TableModel:
     def has_no_match(self) -> bool:
         return self.session.match is None
 
-    def is_match_over(self) -> bool:
+    def is_match_finished(self) -> bool:
         return self.session.match is not None and self.session.match.over
 
     def needs_scan(self) -> bool:
