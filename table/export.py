@@ -7,10 +7,11 @@ hand stands after every undo (taken-back plays and thrown-away hands are not
 written). `cardtable referee` answers these lines with the same trick winners,
 hand points and match states as the table had (docs/controller.md).
 
-Steps that are not plays (a choice made with the buttons, a tapped card that
-is not played) have no generic referee op and are not written: for games with
-such steps the export holds the plays, and the referee's match state may
-differ where those steps change it (docs/controller.md).
+Steps that are not plays (a choice made with the buttons, a card tapped that
+is not played: a call, a bid, a draw) have no generic referee op: a hand with
+such steps is written with its plays only and flagged (`ExportedHand.note`),
+since the game's own referee ops are needed to replay it; `cardtable export`
+says so on standard error (docs/controller.md).
 """
 
 from __future__ import annotations
@@ -22,6 +23,16 @@ from typing import Any
 from table.controller.session import Hand, Selection, Session
 from table.journal import Journal, JournalError
 from table.ports import JournalEntry
+
+
+@dataclass(frozen=True)
+class ExportedHand:
+    """One hand's requests; `note` (when not empty) says why the generic
+    protocol cannot replay it exactly."""
+
+    number: int
+    requests: list[dict[str, Any]]
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -53,11 +64,17 @@ def matches(journal: Journal) -> list[MatchInfo]:
             for k, v in out.items()]
 
 
-def hand_requests(hand: Hand, selection: Selection) -> list[dict[str, Any]]:
+def hand_requests(hand: Hand, selection: Selection) -> ExportedHand:
     """The referee requests of one hand as it stands."""
     flow = hand.flow
+    other = [a.choice or (a.card.code if a.card else a.event.kind) for a in hand.actions
+             if a.event.kind not in ("played", "shown", "trump")]
     if flow is None or flow.deal is None:
-        return []
+        note = ""
+        if other:
+            note = (f"hand {hand.number} had no play ({', '.join(other[:4])}): "
+                    f"{selection.game}'s own referee ops replay it")
+        return ExportedHand(hand.number, [], note)
     req: dict[str, Any] = {"op": "new_hand", "game": selection.game,
                            "options": dict(selection.options),
                            "state": hand.state.to_json()}
@@ -76,11 +93,16 @@ def hand_requests(hand: Hand, selection: Selection) -> list[dict[str, Any]]:
     for a in hand.actions:
         if a.event.kind == "played" and a.card is not None:
             out.append({"op": "play", "seat": a.seat, "card": a.card.code})
-    return out
+    note = ""
+    if other:
+        note = (f"hand {hand.number} had steps the generic referee protocol does not carry "
+                f"({', '.join(other[:4])}{', ...' if len(other) > 4 else ''}): only its "
+                f"plays are written; {selection.game}'s own referee ops replay it")
+    return ExportedHand(hand.number, out, note)
 
 
-def export_match(journal: Journal, match_id: int | None = None) -> Iterator[dict[str, Any]]:
-    """The referee requests of a match (default: the last one in the journal)."""
+def export_hands(journal: Journal, match_id: int | None = None) -> Iterator[ExportedHand]:
+    """The hands of a match (default: the last one in the journal), in order."""
     found = matches(journal)
     if not found:
         raise JournalError(f"the journal {journal.path} has no match yet")
@@ -100,10 +122,16 @@ def export_match(journal: Journal, match_id: int | None = None) -> Iterator[dict
         if match is None:
             break
         if e.kind in ("next", "end") and match.hand is not None:
-            yield from hand_requests(match.hand, match.selection)
+            yield hand_requests(match.hand, match.selection)
         session.apply(e)
         if e.kind == "end":
             return
     match = session.match
     if match is not None and match.hand is not None:
-        yield from hand_requests(match.hand, match.selection)
+        yield hand_requests(match.hand, match.selection)
+
+
+def export_match(journal: Journal, match_id: int | None = None) -> Iterator[dict[str, Any]]:
+    """The referee requests of a match, every hand's one after the other."""
+    for hand in export_hands(journal, match_id):
+        yield from hand.requests

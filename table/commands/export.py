@@ -27,7 +27,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from table.controller.loop import JOURNAL_FILE
-    from table.export import export_match, matches
+    from table.export import export_hands, matches
     from table.journal import Journal, JournalError
 
     path = args.state / JOURNAL_FILE
@@ -42,8 +42,11 @@ def run(args: argparse.Namespace) -> int:
                 ended = m.ended or "running"
                 print(f"{m.id}\t{m.game}\t{m.knowledge}\t{m.hands} hands\t{ended}")
             return 0
-        for req in export_match(journal, args.match):
-            print(json.dumps(req, ensure_ascii=False, separators=(", ", ": ")))
+        for hand in export_hands(journal, args.match):
+            if hand.note:
+                print(f"cardtable export: note: {hand.note}", file=sys.stderr)
+            for req in hand.requests:
+                print(json.dumps(req, ensure_ascii=False, separators=(", ", ": ")))
     except JournalError as exc:
         print(f"cardtable export: {exc}", file=sys.stderr)
         return 1
