@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 COMMANDS: dict[str, str] = {
+    "sim": "table.commands.sim:add_parser",
     "referee": "table.commands.referee:add_parser",
     "config": "table.commands.config:add_parser",
     "doctor": "table.commands.doctor:add_parser",

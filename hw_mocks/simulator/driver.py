@@ -443,10 +443,24 @@ class SimTable:
 
     def _on_notice(self, notice: Any) -> None:
         kind = "error" if notice.kind in ("refused", "revoke") else "info"
-        if notice.text:
-            self.log.append(LogLine(str(notice.text), kind))
+        self.log.append(LogLine(describe_notice(notice), kind))
         for listener in self.listeners:
             listener()
+
+
+def describe_notice(notice: Any) -> str:
+    """A table notice as a line of the simulator's log."""
+    data = getattr(notice, "data", {}) or {}
+    seat = data.get("seat")
+    who = f"seat {seat + 1}: " if isinstance(seat, int) and seat >= 0 else ""
+    text = str(notice.text or "")
+    if notice.kind in ("refused", "revoke", "ignored", "enrolled", "setup"):
+        return f"{notice.kind}: {who}{text}".rstrip(": ")
+    if notice.kind == "trick":
+        w = data.get("winner")
+        return f"trick {text}: seat {w + 1} takes {data.get('points', 0)}" \
+            if isinstance(w, int) else f"trick {text}"
+    return f"{notice.kind}: {who}{text}".rstrip(": ")
 
 
 def _place(place: int) -> str:

@@ -1,0 +1,131 @@
+"""`cardtable sim`: parse the command line and run the simulator, in a terminal
+window (Textual) or headless."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--demo", action="store_true",
+                   help="bots play a whole match hands-free (at a watchable pace)")
+    p.add_argument("--fast", action="store_true", help="no pauses between moves")
+    p.add_argument("--headless", action="store_true",
+                   help="no window: play the demo (or replay --script) and print a summary")
+    p.add_argument("--script", type=Path, metavar="FILE",
+                   help="replay a recorded match (the format of `cardtable export`); "
+                        "exit status 0 when the replay matches it")
+    p.add_argument("--frames", type=Path, metavar="DIR",
+                   help="write every OLED frame as PNG, and match.gif, into DIR")
+    p.add_argument("--export", type=Path, metavar="FILE",
+                   help="after a headless demo, write the match as `cardtable export` would")
+    p.add_argument("--game", help="game id (see docs/games.md); without it you choose at start")
+    p.add_argument("--options", default="{}", help='variant options as JSON, e.g. '
+                   '\'{"match_length": 4}\'')
+    p.add_argument("--knowledge", choices=("scan", "dealt", "open"), default="open",
+                   help="how the table learns the hands (default: open)")
+    p.add_argument("--lang", choices=("en", "ro", "hu"), default="en",
+                   help="language of the table's screen")
+    p.add_argument("--seat", type=int, default=1,
+                   help="the seat you play, counted from 1 (default 1); the others are bots")
+    p.add_argument("--bot", choices=("simple", "random"), default="simple",
+                   help="how the bots play (default: simple)")
+    p.add_argument("--seed", type=int, default=1, help="shuffle seed (default 1)")
+    p.add_argument("--state", type=Path, metavar="DIR",
+                   help="keep the table's journal here (a power cut resumes from it)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        options = json.loads(args.options)
+        if not isinstance(options, dict):
+            raise ValueError
+    except ValueError:
+        print(f"cardtable sim: --options must be a JSON object, not {args.options!r}",
+              file=sys.stderr)
+        return 2
+    if args.script is not None:
+        return _replay(args)
+    game = args.game or "filicau"
+    try:
+        _check(game, options, args.seat, args.demo)
+    except ValueError as err:
+        print(f"cardtable sim: {err}", file=sys.stderr)
+        return 2
+    if args.demo and (args.headless or args.frames or args.export):
+        return _headless_demo(args, game, options)
+    if args.headless or args.frames or args.export:
+        print("cardtable sim: --headless, --frames and --export go with --demo or --script",
+              file=sys.stderr)
+        return 2
+    if not sys.stdout.isatty():
+        print("cardtable sim: the simulator needs a terminal window; for a run without "
+              "one, use --demo --headless (or --script FILE)", file=sys.stderr)
+        return 2
+    from hw_mocks.simulator.app import SimApp, SimConfig
+
+    config = SimConfig(game=game, options=options, knowledge=args.knowledge,
+                       language=args.lang, humans=() if args.demo else (args.seat - 1,),
+                       bot=args.bot, seed=args.seed,
+                       pace=0.05 if args.fast else 0.6,
+                       show_all_hands=args.demo,
+                       state_dir=str(args.state) if args.state else None)
+    SimApp(config, ask_setup=not args.demo and args.game is None).run()
+    return 0
+
+
+def _check(game: str, options: dict[str, Any], seat: int, demo: bool) -> None:
+    from engine.errors import EngineError
+    from engine.games import game_class
+
+    try:
+        cls = game_class(game)
+        cls(options)
+    except EngineError as err:
+        raise ValueError(err.message()) from None
+    if not demo and not 1 <= seat <= cls.players:
+        raise ValueError(f"{game} has seats 1..{cls.players}, not {seat}")
+
+
+def _headless_demo(args: argparse.Namespace, game: str, options: dict[str, Any]) -> int:
+    from hw_mocks.simulator.headless import demo_settings, run_demo
+
+    settings = demo_settings(game, options, args.knowledge, args.lang)
+    sim = run_demo(settings, seed=args.seed, frames=args.frames, export=args.export,
+                   bot=args.bot, state_dir=args.state)
+    try:
+        match = sim.match
+        state = match.state.to_json() if match is not None else {}
+        print(f"{game}: {sim.state}; final state {json.dumps(state)}")
+        for line in sim.log:
+            if line.kind == "error":
+                print(f"  refused: {line.text}")
+        if args.frames:
+            print(f"frames and match.gif written to {args.frames}")
+        return 0 if sim.state == "match_over" else 1
+    finally:
+        sim.close()
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from hw_mocks.simulator.headless import ScriptError, replay
+
+    knowledge = args.knowledge if "--knowledge" in sys.argv else None
+    try:
+        result = replay(args.script, frames=args.frames, knowledge=knowledge,
+                        language=args.lang)
+    except (ScriptError, OSError) as err:
+        print(f"cardtable sim: {err}", file=sys.stderr)
+        return 2
+    if result.matched:
+        print(f"replay matched: {len(result.expected)} requests"
+              + (f", {result.frames} frames in {args.frames}" if args.frames else ""))
+        return 0
+    print("replay did NOT match:", file=sys.stderr)
+    for p in result.problems:
+        print(f"  {p}", file=sys.stderr)
+    return 1

@@ -1,0 +1,184 @@
+"""Headless simulator: bot demos of every game, the replay of an exported match
+frame for frame, and faults injected at the table."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from engine.games import game_ids
+from hw_mocks.simulator.driver import SimTable
+from hw_mocks.simulator.headless import demo_settings, read_script, replay, run_demo
+from table.settings import TableSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cardtable(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "table.cli", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=240,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def short_match(game: str) -> dict:
+    """Options that make a match short enough for a test."""
+    from engine.games import game_class
+
+    names = {s.name for s in game_class(game).option_specs}
+    if "match_length" in names:
+        return {"match_length": 1}
+    if game == "fildinsky":
+        return {"target": 300}
+    if "target" in names:
+        return {"target": 1}
+    return {}
+
+
+@pytest.mark.parametrize("knowledge", ["open", "scan", "dealt"])
+@pytest.mark.parametrize("game", game_ids())
+def test_bots_play_a_whole_match_of_every_game(game, knowledge):
+    settings = TableSettings(game=game, options=short_match(game), knowledge=knowledge)
+    sim = run_demo(settings, seed=3)
+    try:
+        assert sim.state == "match_over", [line.text for line in sim.log[-5:]]
+        assert not [line for line in sim.log if line.kind == "error"]
+    finally:
+        sim.close()
+
+
+def test_demo_and_replay_from_the_command_line_frame_for_frame(tmp_path):
+    first = cardtable("sim", "--demo", "--headless", "--fast", "--knowledge", "scan",
+                      "--frames", str(tmp_path / "a"), "--export", str(tmp_path / "m.jsonl"))
+    assert first.returncode == 0, first.stderr
+    assert "match_over" in first.stdout
+    gif = tmp_path / "a" / "match.gif"
+    with Image.open(gif) as anim:
+        assert anim.n_frames > 50
+    again = cardtable("sim", "--script", str(tmp_path / "m.jsonl"), "--knowledge", "scan",
+                      "--frames", str(tmp_path / "b"))
+    assert again.returncode == 0, again.stderr
+    assert "replay matched" in again.stdout
+    a = sorted((tmp_path / "a").glob("frame_*.png"))
+    b = sorted((tmp_path / "b").glob("frame_*.png"))
+    assert len(a) == len(b) > 50
+    assert all(x.read_bytes() == y.read_bytes() for x, y in zip(a, b, strict=True))
+
+
+def test_the_export_replays_through_the_referee_to_the_same_results(tmp_path):
+    sim = run_demo(demo_settings("filicau", knowledge="open"), seed=5,
+                   export=tmp_path / "m.jsonl")
+    sim.close()
+    proc = subprocess.run([sys.executable, "-m", "table.cli", "referee"],
+                          input=(tmp_path / "m.jsonl").read_text(), capture_output=True,
+                          text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert answers and all(a["ok"] for a in answers)
+    assert sum(1 for a in answers if "hand" in a) == 3
+
+
+def test_a_tampered_script_does_not_match(tmp_path):
+    sim = run_demo(demo_settings("filicau", knowledge="scan"), seed=6,
+                   export=tmp_path / "m.jsonl")
+    sim.close()
+    lines = read_script(tmp_path / "m.jsonl")
+    plays = [i for i, r in enumerate(lines) if r["op"] == "play"]
+    a, b = plays[0], plays[1]
+    lines[a], lines[b] = lines[b], lines[a]  # two plays out of turn
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    result = replay(bad, knowledge="scan")
+    assert not result.matched and result.problems
+    proc = cardtable("sim", "--script", str(bad))
+    assert proc.returncode == 1 and "did NOT match" in proc.stderr
+
+
+def test_a_script_that_is_not_an_export_is_a_clear_error(tmp_path):
+    bad = tmp_path / "x.jsonl"
+    bad.write_text('{"op": "legal"}\n')
+    proc = cardtable("sim", "--script", str(bad))
+    assert proc.returncode == 2 and "new_hand or play" in proc.stderr
+
+
+def test_sim_without_a_terminal_says_how_to_run_headless():
+    proc = cardtable("sim", "--game", "filicau")
+    assert proc.returncode == 2 and "--demo --headless" in proc.stderr
+
+
+def test_bad_arguments_are_named():
+    proc = cardtable("sim", "--demo", "--headless", "--game", "filicau",
+                     "--options", '{"bogus": 1}')
+    assert proc.returncode == 2 and "bogus" in proc.stderr
+    proc = cardtable("sim", "--seat", "9", "--game", "filicau")
+    assert proc.returncode == 2 and "seats 1..4" in proc.stderr
+
+
+# ----- faults -----------------------------------------------------------------------------
+
+def human_sim(**kw) -> SimTable:
+    sim = SimTable(TableSettings(game="filicau", knowledge="scan"), humans=(0,), seed=9, **kw)
+    sim.start()
+    sim.run_bots()
+    while sim.step().kind == "show":  # seat 1 deals: show the cards for trumps
+        sim.play(0, sim.hand_of(0)[len(sim._hand().flow.shown)])
+        sim.run_bots()
+    return sim
+
+
+def test_a_misread_is_refused_and_changes_nothing():
+    sim = human_sim()
+    try:
+        before = sim.rig.snapshot()
+        sim.misread(0)
+        assert sim.rig.snapshot() == before
+        assert any("enroll" in line.text.lower() for line in sim.log[-3:])
+    finally:
+        sim.close()
+
+
+def test_crosstalk_from_a_card_lying_at_another_seat_is_ignored():
+    sim = human_sim()
+    try:
+        deal = sim._hand().flow.deal
+        sim.play(0, next(iter(deal.legal_cards(0))))
+        before = sim.rig.snapshot()
+        sim.crosstalk(1)  # seat 2's reader also sees the card seat 1 just played
+        assert sim.rig.snapshot() == before
+        assert not any(line.kind == "error" for line in sim.log[-2:])
+    finally:
+        sim.close()
+
+
+def test_a_reader_going_offline_shows_and_coming_back_clears(tmp_path):
+    sim = human_sim()
+    try:
+        sim.set_offline(0, True)
+        offline_frame = sim.frame.tobytes()
+        sim.set_offline(0, False)
+        assert sim.frame.tobytes() != offline_frame
+        assert sim.faults.offline == set()
+    finally:
+        sim.close()
+
+
+def test_a_power_cut_resumes_exactly_from_the_journal(tmp_path):
+    sim = human_sim(state_dir=tmp_path)
+    try:
+        deal = sim._hand().flow.deal
+        sim.play(0, next(iter(deal.legal_cards(0))))
+        sim.run_bots()
+        before = sim.rig.snapshot()
+        hand_before = sim.hand_of(0)
+        sim.power_cut()
+        assert sim.rig.snapshot() == before
+        assert sim.hand_of(0) == hand_before
+        # and the game goes on
+        deal = sim._hand().flow.deal
+        assert sim.play(0, next(iter(deal.legal_cards(0))))
+    finally:
+        sim.close()
