@@ -61,6 +61,12 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_PATH), size)
 
 
+@lru_cache(maxsize=4096)
+def text_width(size: int, text: str) -> int:
+    """Pixels `text` takes in the font at `size` (cached: screens repeat their texts)."""
+    return int(font(size).getlength(text) + 0.5)
+
+
 class Canvas:
     """A frame being drawn: text, suit signs, cards, inverse bars."""
 
@@ -79,7 +85,7 @@ class Canvas:
         return self.size[0]
 
     def text_width(self, text: str) -> int:
-        return int(self.font.getlength(text) + 0.5)
+        return text_width(self.layout.font_size, text)
 
     def text(self, x: int, y: int, text: str, ink: int | None = None) -> int:
         """Draw `text` with its top at `y`; returns the x after it."""

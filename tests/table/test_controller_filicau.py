@@ -50,11 +50,11 @@ def seed_with_dealer(dealer, options=None):
     return next(s for s in range(1000) if game.new_match(random.Random(s)).dealer == dealer)
 
 
-def make_rig(tmp_path, knowledge, language="en", options=None, **kw):
+def make_rig(knowledge, language="en", options=None, **kw):
     seed = seed_with_dealer(3, options)
     settings = TableSettings(game="filicau", knowledge=knowledge, language=language,
                              options=options or {}, admin_uids=("AD000001",), **kw)
-    return Rig(settings, tmp_path, seats=4, seed_source=lambda: seed)
+    return Rig(settings, None, seats=4, seed_source=lambda: seed)
 
 
 def learn(rig, knowledge):
@@ -81,8 +81,8 @@ def tricks_seen(rig):
 
 
 @pytest.mark.parametrize("knowledge", ["scan", "dealt", "open"])
-def test_the_worked_out_hand_scores_as_the_rules_say(tmp_path, knowledge):
-    rig = make_rig(tmp_path, knowledge)
+def test_the_worked_out_hand_scores_as_the_rules_say(knowledge):
+    rig = make_rig(knowledge)
     rig.press("ok")
     assert rig.session.match.state.dealer == 3
     learn(rig, knowledge)
@@ -101,8 +101,8 @@ def test_the_worked_out_hand_scores_as_the_rules_say(tmp_path, knowledge):
 
 
 @pytest.mark.parametrize("language", ["en", "ro", "hu"])
-def test_an_illegal_card_is_refused_with_the_seat_and_the_rule(tmp_path, language):
-    rig = make_rig(tmp_path, "scan", language)
+def test_an_illegal_card_is_refused_with_the_seat_and_the_rule(language):
+    rig = make_rig("scan", language)
     rig.press("ok")
     learn(rig, "scan")
     rig.tap(0, "Kb")
@@ -122,8 +122,8 @@ def test_an_illegal_card_is_refused_with_the_seat_and_the_rule(tmp_path, languag
     rig.close()
 
 
-def test_refusals_not_your_turn_not_this_pack_already_played_unknown(tmp_path):
-    rig = make_rig(tmp_path, "scan")
+def test_refusals_not_your_turn_not_this_pack_already_played_unknown():
+    rig = make_rig("scan")
     rig.press("ok")
     learn(rig, "scan")
     before = rig.snapshot()
@@ -154,8 +154,8 @@ def test_refusals_not_your_turn_not_this_pack_already_played_unknown(tmp_path):
     rig.close()
 
 
-def test_read_hygiene_debounce_duplicates_and_crosstalk(tmp_path):
-    rig = make_rig(tmp_path, "scan", debounce_ms=200)
+def test_read_hygiene_debounce_duplicates_and_crosstalk():
+    rig = make_rig("scan", debounce_ms=200)
     rig.press("ok")
     learn(rig, "scan")
     p = rig.player
@@ -193,8 +193,8 @@ def test_read_hygiene_debounce_duplicates_and_crosstalk(tmp_path):
     rig.close()
 
 
-def test_undo_asks_first_and_takes_back_exactly_the_last_play(tmp_path):
-    rig = make_rig(tmp_path, "scan")
+def test_undo_asks_first_and_takes_back_exactly_the_last_play():
+    rig = make_rig("scan")
     rig.press("ok")
     learn(rig, "scan")
     rig.tap(0, "Kb")
@@ -214,8 +214,8 @@ def test_undo_asks_first_and_takes_back_exactly_the_last_play(tmp_path):
     rig.close()
 
 
-def test_nothing_to_undo_is_refused(tmp_path):
-    rig = make_rig(tmp_path, "open")
+def test_nothing_to_undo_is_refused():
+    rig = make_rig("open")
     rig.press("ok")
     rig.press("undo")
     assert rig.view == ErrorView("Not accepted", "There is nothing to undo.")
@@ -223,8 +223,8 @@ def test_nothing_to_undo_is_refused(tmp_path):
     rig.close()
 
 
-def test_a_hand_can_be_aborted_and_dealt_again_by_the_same_dealer(tmp_path):
-    rig = make_rig(tmp_path, "scan")
+def test_a_hand_can_be_aborted_and_dealt_again_by_the_same_dealer():
+    rig = make_rig("scan")
     rig.press("ok")
     learn(rig, "scan")
     rig.tap(0, "Kb")
@@ -239,8 +239,8 @@ def test_a_hand_can_be_aborted_and_dealt_again_by_the_same_dealer(tmp_path):
     rig.close()
 
 
-def test_a_revoke_is_reported_when_the_open_table_can_prove_it(tmp_path):
-    rig = make_rig(tmp_path, "open")
+def test_a_revoke_is_reported_when_the_open_table_can_prove_it():
+    rig = make_rig("open")
     rig.press("ok")
     learn(rig, "open")
     rig.tap(0, "Kb")
@@ -273,8 +273,8 @@ def _status_after(masters, points):
 
 
 @pytest.mark.parametrize("knowledge", ["scan", "dealt", "open"])
-def test_a_whole_match_to_its_end(tmp_path, knowledge):
-    rig = make_rig(tmp_path, knowledge, options={"match_length": 3})
+def test_a_whole_match_to_its_end(knowledge):
+    rig = make_rig(knowledge, options={"match_length": 3})
     rig.press("ok")
     learn(rig, knowledge)
     for seat, code in PLAYS:
@@ -303,8 +303,8 @@ def test_a_whole_match_to_its_end(tmp_path, knowledge):
     rig.close()
 
 
-def test_the_leds_show_whose_turn_it_is_and_a_reader_that_went_away(tmp_path):
-    rig = make_rig(tmp_path, "scan")
+def test_the_leds_show_whose_turn_it_is_and_a_reader_that_went_away():
+    rig = make_rig("scan")
     rig.press("ok")
     ind = rig.mock.indicators
     assert [ind.seat_patterns[s] for s in range(4)] == ["on"] * 4      # everybody scans

@@ -35,8 +35,8 @@ def play_hands(rig, hands, seed=5):
 
 @pytest.mark.parametrize("knowledge", ["scan", "dealt", "open"])
 @pytest.mark.parametrize("game", GAMES)
-def test_every_game_plays_a_hand_and_resumes(tmp_path, game, knowledge):
-    rig = Rig(TableSettings(game=game, knowledge=knowledge), tmp_path, seats=6)
+def test_every_game_plays_a_hand_and_resumes(game, knowledge):
+    rig = Rig(TableSettings(game=game, knowledge=knowledge), None, seats=6)
     expected = play_hands(rig, 1)
     results = [(n.data["points"], n.data["state"]) for n in rig.ctl.notices
                if n.kind == "hand" and "points" in n.data]
@@ -57,8 +57,8 @@ def test_every_game_plays_a_hand_and_resumes(tmp_path, game, knowledge):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_export_replays_to_the_same_results_in_the_referee(tmp_path, game):
-    rig = Rig(TableSettings(game=game, knowledge="scan"), tmp_path, seats=6)
+def test_the_export_replays_to_the_same_results_in_the_referee(game):
+    rig = Rig(TableSettings(game=game, knowledge="scan"), None, seats=6)
     play_hands(rig, 2)
     table = [n.data for n in rig.ctl.notices if n.kind == "hand" and "points" in n.data]
     exported = list(export_hands(rig.ctl.journal))

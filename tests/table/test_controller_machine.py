@@ -116,7 +116,7 @@ def reach(state, tmp_path):
     game_settings = settings(options={"match_length": 1}) if state == "match_over" \
         else settings(knowledge={"match_deal_scan": "scan",
                                  "match_deal_dealt": "dealt"}.get(state, "open"))
-    rig = Rig(game_settings, tmp_path)
+    rig = Rig(game_settings, None)
     path = {
         "ready": [],
         "setup_game": ["menu"],
