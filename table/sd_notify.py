@@ -120,10 +120,15 @@ def supervise(alive: Callable[[float], bool], stop: threading.Event, *, status: 
         stopping(env)
         return 0
     period = dog.period / 2          # check twice per half interval: never late
+    answering = True
     while not stop.wait(period):
         if alive(period):
+            if not answering:
+                notify(f"STATUS={status}" if status else "STATUS=running", env)
+            answering = True
             dog.kick()
-        else:
+        elif answering:
+            answering = False
             notify("STATUS=the controller does not answer", env)
     stopping(env)
     return dog.sent

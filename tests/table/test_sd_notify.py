@@ -104,12 +104,16 @@ def test_supervise_feeds_the_watchdog_only_while_the_controller_answers(listener
     sock.settimeout(0.5)
     seen = []
     try:
-        while True:
+        for _ in range(20):
             seen.append(sock.recv(100))
     except TimeoutError:
         pass
     assert b"STATUS=the controller does not answer" in seen
     assert b"WATCHDOG=1" not in seen[1:]               # at most one already on its way
+    answering.set()                                    # it answers again
+    sock.settimeout(2)
+    assert sock.recv(100) == b"STATUS=ready: filicau"
+    assert sock.recv(100) == b"WATCHDOG=1"
     stop.set()
     t.join(2)
     sock.settimeout(2)
