@@ -49,6 +49,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--game", help="game for a new match (mock; overrides the configuration)")
     p.add_argument("--knowledge", choices=KNOWLEDGE_MODES,
                    help="how hands are known (mock; overrides the configuration)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a game option for a new match, e.g. match_length=3 (mock; "
+                        "repeatable; docs/games.md lists them)")
     p.add_argument("--language", choices=LANGUAGES, help="language of the screen (mock)")
     p.add_argument("--seed", type=int,
                    help="seed for the first dealers of new matches (mock; reproducible runs)")
@@ -152,6 +155,14 @@ def mock_settings(args: argparse.Namespace) -> tuple[Any, Any]:
     if args.game:
         changes["game"] = args.game
         changes["options"] = {}
+    if args.option:
+        options = dict(changes.get("options", settings.options))
+        for item in args.option:
+            name, sep, value = item.partition("=")
+            if not sep or not name:
+                raise ValueError(f"--option {item!r}: write NAME=VALUE, e.g. match_length=3")
+            options[name.strip()] = _option_value(value.strip())
+        changes["options"] = options
     if args.knowledge:
         changes["knowledge"] = args.knowledge
     if args.language:
@@ -159,6 +170,16 @@ def mock_settings(args: argparse.Namespace) -> tuple[Any, Any]:
     if changes:
         settings = dataclasses.replace(settings, **changes)
     return settings, config
+
+
+def _option_value(text: str) -> Any:
+    """An option's value as written: true/false, an integer, or text."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 def run_mock(args: argparse.Namespace) -> int:
