@@ -151,6 +151,7 @@ def test_a_configured_table_reads_a_card_through_the_real_spi_driver(mock_factor
         assert event == CardArrived(-1, "04A1B2C3D4E5F7")
     finally:
         close_ports(ports)
+        fake_rpi.uninstall()
 
 
 def test_readers_are_handed_their_places_in_order_of_play(monkeypatch, mock_factory):

@@ -19,6 +19,15 @@ DEFAULT_NODES = ["dev/spidev0.0", "dev/spidev0.1", "dev/spidev1.0", "dev/spidev1
                  "dev/spidev1.2", "dev/i2c-1", "dev/gpiochip0"]
 
 
+@pytest.fixture(autouse=True)
+def _put_sys_modules_back():
+    """The emulator's fake RPi.GPIO and spidev leave with each test."""
+    yield
+    from hw_mocks import fake_rpi
+
+    fake_rpi.uninstall()
+
+
 @pytest.fixture
 def mock_factory():
     from gpiozero.pins.mock import MockFactory, MockPWMPin
