@@ -1,0 +1,150 @@
+"""The fakes behind the ports: they implement the Protocols, run the real
+libraries (gpiozero's MockFactory pins, luma's dummy device) and refuse
+impossible requests clearly."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PIL import Image
+
+from hw_mocks.clock import FakeClock
+from hw_mocks.display import FakeDisplay
+from hw_mocks.gpio import GpioButtons, GpioIndicators, mock_factory
+from hw_mocks.readers import FakeCardReaders
+from hw_mocks.table import MockTable
+from table.ports import (
+    DEALER,
+    ButtonPressed,
+    Buttons,
+    CardArrived,
+    CardLeft,
+    CardReaders,
+    Clock,
+    Display,
+    Indicators,
+    ReaderBack,
+    ReaderOffline,
+)
+
+
+def test_the_mock_table_implements_every_port():
+    mock = MockTable(seats=4)
+    assert isinstance(mock.ports.readers, CardReaders)
+    assert isinstance(mock.ports.display, Display)
+    assert isinstance(mock.ports.indicators, Indicators)
+    assert isinstance(mock.ports.buttons, Buttons)
+    assert isinstance(mock.ports.clock, Clock)
+    mock.close()
+
+
+def test_the_clock_moves_only_forward():
+    clock = FakeClock(10)
+    assert clock.advance(0.5) == 10.5 and clock.now() == 10.5
+    with pytest.raises(ValueError):
+        clock.advance(-1)
+    with pytest.raises(ValueError):
+        clock.set(3)
+
+
+def test_the_display_is_luma_s_dummy_device():
+    d = FakeDisplay((128, 32), keep=2)
+    img = Image.new("1", (128, 32))
+    img.putpixel((5, 6), 1)
+    d.show(img)
+    assert d.device.__class__.__name__ == "dummy"
+    assert d.image.getpixel((5, 6)) and not d.image.getpixel((6, 6))
+    assert d.frames == 1 and len(d.history) == 1
+    assert d.ascii().splitlines()[6][5] == "#"
+    with pytest.raises(ValueError, match="mode"):
+        d.show(Image.new("L", (128, 32)))
+    with pytest.raises(ValueError, match="is \\(128, 32\\)"):
+        d.show(Image.new("1", (128, 64)))
+
+
+def test_leds_and_buzzer_drive_gpiozero_mock_pins():
+    factory = mock_factory()
+    ind = GpioIndicators(factory, [4, 27], 26, 12)
+    ind.seat_led(1, "on")
+    assert factory.pin(27).state and not factory.pin(4).state
+    ind.seat_led(1, "off")
+    assert not factory.pin(27).state
+    ind.seat_led(0, "fast_blink")
+    time.sleep(0.35)                       # gpiozero's own blink thread runs in real time
+    changes = [s.state for s in factory.pin(4).states]
+    assert changes.count(True) >= 2 and changes.count(False) >= 2
+    ind.seat_led(0, "off")
+    ind.status_led("on")
+    assert factory.pin(26).state
+    ind.buzz("ok")
+    time.sleep(0.15)
+    assert True in [s.state for s in factory.pin(12).states]
+    assert ind.buzzes == ["ok"]
+    ind.seat_led(DEALER, "on")             # the dealer's place has no LED: nothing happens
+    with pytest.raises(ValueError, match="no LED for seat 5"):
+        ind.seat_led(5, "on")
+    with pytest.raises(ValueError, match="unknown LED pattern"):
+        ind.seat_led(0, "disco")
+    with pytest.raises(ValueError, match="unknown buzzer pattern"):
+        ind.buzz("tune")
+    ind.close()
+
+
+def test_buttons_post_presses_and_long_presses_measured_on_the_clock():
+    factory = mock_factory()
+    clock = FakeClock()
+    posted = []
+    buttons = GpioButtons(factory, {"ok": 5, "undo": 6, "menu": 13}, clock, hold_s=1.0)
+    factory.pin(5).drive_low()
+    factory.pin(5).drive_high()
+    assert posted == []                    # not started: nobody hears it
+    buttons.start(posted.append)
+    factory.pin(6).drive_low()
+    clock.advance(0.3)
+    factory.pin(6).drive_high()
+    factory.pin(6).drive_low()
+    clock.advance(1.2)
+    factory.pin(6).drive_high()
+    assert posted == [ButtonPressed("undo"), ButtonPressed("undo", long=True)]
+    buttons.close()
+    with pytest.raises(ValueError, match="unknown button"):
+        GpioButtons(mock_factory(), {"play": 5}, clock)
+
+
+def test_readers_post_what_happens_on_the_cloth_and_refuse_the_impossible():
+    readers = FakeCardReaders(seats=2)
+    with pytest.raises(RuntimeError, match="not started"):
+        readers.arrive(0, "04AA0000")
+    posted = []
+    readers.start(posted.append)
+    readers.arrive(0, "04:aa:00:00")
+    readers.arrive(DEALER, "04BB0000")
+    readers.leave(0, "04AA0000")
+    with pytest.raises(ValueError, match="not on reader 1"):
+        readers.leave(1, "04BB0000")
+    with pytest.raises(ValueError, match="already lies"):
+        readers.arrive(DEALER, "04BB0000")
+    with pytest.raises(ValueError, match="no reader at place 2 \\(readers: 0, 1, dealer\\)"):
+        readers.arrive(2, "04CC0000")
+    with pytest.raises(ValueError, match="not a card UID"):
+        readers.arrive(0, "hello")
+    readers.offline(DEALER, "cable")
+    readers.arrive(DEALER, "04DD0000")     # an offline reader sees nothing
+    readers.back(DEALER)
+    assert posted == [CardArrived(0, "04AA0000"), CardArrived(DEALER, "04BB0000"),
+                      CardLeft(0, "04AA0000"), ReaderOffline(DEALER, "cable"),
+                      ReaderBack(DEALER)]
+
+
+def test_the_mock_table_presses_buttons_through_the_pins():
+    mock = MockTable(seats=2, hold_s=0.8)
+    posted = []
+    mock.buttons.start(posted.append)
+    mock.press("menu")
+    mock.hold("ok")
+    assert posted == [ButtonPressed("menu"), ButtonPressed("ok", long=True)]
+    assert mock.clock.now() == pytest.approx(0.1 + 1.3)
+    mock.indicators.seat_led(1, "on")
+    assert mock.pin_state(27)
+    mock.close()
