@@ -59,8 +59,8 @@ class Presenter:
 
     def knowledge_label(self, mode: str) -> str:
         _ = self._
-        return {"scan": _("players tap their cards"), "dealt": _("cards read while dealing"),
-                "open": _("open play, no scan")}.get(mode, mode)
+        return {"scan": _("hands scanned"), "dealt": _("read while dealing"),
+                "open": _("open play")}.get(mode, mode)
 
     def pack_label(self, pack_type: str) -> str:
         _ = self._
@@ -242,9 +242,9 @@ class Presenter:
         g = hand.game
         seats = tuple((self.seat(s), len(hand.cards_of(s)), g.hand_size)
                       for s in range(g.players))
-        prompt = _("Dealer {seat}: deal every card over the dealer's reader ({n}/{total})").format(
-            seat=self.seat(hand.dealer), n=len(hand.reads), total=len(hand.order))
-        return ProgressView(self.header(hand, str(_("Hand {n}").format(n=hand.number))),
+        prompt = _("Dealer {seat}: deal every card over the dealer's reader").format(
+            seat=self.seat(hand.dealer))
+        return ProgressView(self.header(hand, f"{len(hand.reads)}/{len(hand.order)}"),
                             str(prompt), seats, hand.next_dealt_seat(), self.banner())
 
     # the hand
@@ -274,7 +274,9 @@ class Presenter:
         step = hand.step()
         assert step is not None
         labels = tuple(self.choice_label(hand, step.prompt, c) for c in step.choices)
-        return ChoiceView(self.header(hand, self.seat(step.seat)), self.prompt(hand), labels,
+        who = str(_("Seat {seat}").format(seat=self.seat(step.seat))) \
+            if step.seat is not None else ""
+        return ChoiceView(self.header(hand, who), self.prompt(hand), labels,
                           self.m.choice_cursor(), str(_("MENU next · OK choose")))
 
     def choice_label(self, hand: Hand, prompt: str, choice: str) -> str:
@@ -325,7 +327,7 @@ class Presenter:
             last = deal.tricks[-1]
             trick, leader, winner = list(last.cards), last.leader, last.winner
             if not banner:
-                banner = str(_("{seat} takes the trick (+{points})").format(
+                banner = str(_("Seat {seat} takes the trick (+{points})").format(
                     seat=self.seat(last.winner), points=last.points))
         cells = []
         for s in range(n):

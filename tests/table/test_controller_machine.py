@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import messages
 from engine.errors import IllegalPlay
 from engine.flow import FlowEvent, HandFlow, Step
 from engine.games import register
@@ -76,6 +77,12 @@ class StepsFlow(HandFlow):
         else:
             return super()._undo_other(kind, data)
         return FlowEvent("undone", data, data={"action": kind})
+
+
+messages.register("test_call", {"en": "Seat {seat}: call a word", "ro": "Locul {seat}: alegeți",
+                                 "hu": "{seat}. hely: válasszon"})
+messages.register("test_tap", {"en": "Seat {seat}: tap any card", "ro": "Locul {seat}: o carte",
+                                "hu": "{seat}. hely: egy lap"})
 
 
 @register
