@@ -74,8 +74,9 @@ class Canvas:
         self.size = size
         self.layout = Layout.for_size(size)
         self.font = font(self.layout.font_size)
-        self.ink = 0 if inverse else 1
-        self.paper = 1 - self.ink
+        # lit pixels are 255, as in an image read back from a PNG
+        self.ink = 0 if inverse else 255
+        self.paper = 255 - self.ink
         self.image = Image.new("1", size, self.paper)
         self.draw = ImageDraw.Draw(self.image)
         self.draw.fontmode = "1"

@@ -100,7 +100,7 @@ def _rows(art: str) -> list[str]:
 @lru_cache(maxsize=64)
 def suit_sign(suit: str, family: str, scale: int = 1) -> Image.Image:
     """The sign of `suit` ("a", "h", ...) for a German or French pack, as a
-    mode "1" image of 8×`scale` pixels a side (lit pixels = 1)."""
+    mode "1" image of 8×`scale` pixels a side (lit pixels are 255)."""
     table = _FRENCH if family == "french" else _GERMAN
     if suit not in table:
         raise ValueError(f"no sign for suit {suit!r} of the {family} pack")
@@ -111,7 +111,7 @@ def suit_sign(suit: str, family: str, scale: int = 1) -> Image.Image:
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             if ch == "#":
-                px[x, y] = 1
+                px[x, y] = 255
     if scale > 1:
         img = img.resize((SIGN_SIZE * scale, SIGN_SIZE * scale), Image.Resampling.NEAREST)
     return img
