@@ -1,0 +1,175 @@
+"""Benchmark of the table controller (not part of the test suite).
+
+    python bench/controller_bench.py [--hands 40]
+
+Measures, on this machine:
+
+* event -> frame: from a card event entering the controller's queue (posted
+  by the fake readers, as a driver would) to the frame handed to the display,
+  with the controller running on its own thread, the journal on disk (WAL,
+  synchronous FULL) and every accepted play journaled before it is shown;
+  p50 and p99 over every play of many Filicău hands (hands scanned first);
+* the journal's cost per event: one `append` (an fsync) on the same disk;
+* peak memory of the whole process (max resident set size);
+* start to ready: a new process that imports everything, opens a state
+  folder, replays its journal and shows the first frame (an empty journal,
+  and one holding a long match).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from hw_mocks.bot import Bot  # noqa: E402
+from hw_mocks.table import MockTable  # noqa: E402
+from table.controller import Controller  # noqa: E402
+from table.journal import Journal  # noqa: E402
+from table.settings import TableSettings  # noqa: E402
+
+
+def percentile(values, p):
+    values = sorted(values)
+    k = (len(values) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+class FrameProbe:
+    """Records when the display is handed a frame."""
+
+    def __init__(self, display):
+        self.event = threading.Event()
+        self.at = 0.0
+        display.on_frame(self._frame)
+
+    def _frame(self, image):
+        self.at = time.perf_counter()
+        self.event.set()
+
+
+def event_to_frame(hands, state_dir):
+    settings = TableSettings(game="filicau", knowledge="scan", debounce_ms=0)
+    mock = MockTable(seats=4)
+    seeds = random.Random(1)
+    ctl = Controller.open(settings, mock.ports, state_dir,
+                          seed_source=lambda: seeds.randrange(2**62))
+    ctl.registry.enroll_virtual("german32")
+    probe = FrameProbe(mock.display)
+    ctl.start()
+    mock.press("ok")
+    ctl.wait_idle()
+    game = ctl.session.match.game
+    bot = Bot(game, random.Random(2),
+              lambda c, k: ctl.registry.uid_for(c, game.pack.family, k))
+    latencies = []
+
+    def tap(move, measure):
+        probe.event.clear()
+        t0 = time.perf_counter()
+        mock.readers.arrive(move.place, move.uid)
+        if measure:
+            if not probe.event.wait(5):
+                raise RuntimeError(f"no frame after {move}")
+            latencies.append(probe.at - t0)
+        mock.readers.leave(move.place, move.uid)
+        ctl.wait_idle()
+
+    for _ in range(hands):
+        bot.new_hand(ctl.session.match.hand.state, "scan")
+        for m in bot.scan_moves():
+            tap(m, measure=False)
+        while (m := bot.next_move()) is not None:
+            tap(m, measure=True)
+        mock.press("ok")
+        ctl.wait_idle()
+    entries = ctl.journal.count()
+    ctl.close()
+    mock.close()
+    return latencies, entries
+
+
+def journal_cost(state_dir, n=300):
+    j = Journal(Path(state_dir) / "cost.sqlite")
+    times = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        j.append("card", {"seat": i % 4, "card": "Kh", "uid": "F0CA0101526801", "place": i % 4})
+        times.append(time.perf_counter() - t0)
+    j.close()
+    return times
+
+
+READY_SCRIPT = """
+import sys, time
+t0 = float(sys.argv[2])
+from hw_mocks.table import MockTable
+from table.controller import Controller
+from table.settings import TableSettings
+mock = MockTable(seats=4)
+ctl = Controller.open(TableSettings(game="filicau", knowledge="scan"), mock.ports, sys.argv[1])
+assert mock.display.image is not None
+print("READY", time.time() - t0, ctl.state, ctl.session.seq, flush=True)
+"""
+
+
+def start_to_ready(state_dir, runs=5):
+    times = []
+    for _ in range(runs):
+        t0 = time.time()
+        out = subprocess.run([sys.executable, "-c", READY_SCRIPT, str(state_dir), str(t0)],
+                             capture_output=True, text=True, cwd=ROOT, check=True)
+        line = next(ln for ln in out.stdout.splitlines() if ln.startswith("READY"))
+        times.append(float(line.split()[1]))
+    return times
+
+
+def ms(x):
+    return f"{x * 1000:.2f} ms"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=40, help="hands to play (default 40)")
+    parser.add_argument("--dir", default=None,
+                        help="folder for the journals (default: a temporary folder on /tmp's disk)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="cardtable-bench-", dir=args.dir) as tmp:
+        tmp = Path(tmp)
+        latencies, entries = event_to_frame(args.hands, tmp / "match")
+        cost = journal_cost(tmp)
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        empty = start_to_ready(tmp / "empty")
+        full = start_to_ready(tmp / "match")
+    print(f"cardtable controller benchmark ({args.hands} Filicău hands, hands scanned, "
+          f"journal on disk with synchronous FULL; Python {sys.version.split()[0]})")
+    print()
+    print("| measure | value |")
+    print("|---|---|")
+    print(f"| event -> frame, p50 (incl. journal write) | {ms(percentile(latencies, 50))} |")
+    print(f"| event -> frame, p99 (incl. journal write) | {ms(percentile(latencies, 99))} |")
+    print(f"| event -> frame, max | {ms(max(latencies))} |")
+    print(f"| journal append, mean / p50 / p99 | {ms(statistics.mean(cost))} / "
+          f"{ms(percentile(cost, 50))} / {ms(percentile(cost, 99))} |")
+    print(f"| peak memory (max RSS of the benchmark process) | {peak_mb:.1f} MB |")
+    print(f"| start to ready, empty journal (median of 5) | "
+          f"{ms(statistics.median(empty))} |")
+    print(f"| start to ready, {entries}-entry journal (median of 5) | "
+          f"{ms(statistics.median(full))} |")
+    print()
+    print(f"plays measured: {len(latencies)}; journal entries written: {entries}")
+
+
+if __name__ == "__main__":
+    main()
