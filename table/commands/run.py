@@ -134,12 +134,19 @@ def run_pi(args: argparse.Namespace) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     ctl.start()
-    print(f"cardtable run: ready ({ctl.state}); journal in {state}", flush=True)
-    stop.wait()
+    status = f"{len(config.seats)} seats, {ctl.session.selection.game}, {ctl.state}"
+    print(f"cardtable run: ready ({status}); journal in {state}", flush=True)
+    try:
+        from table.sd_notify import supervise
+    except ModuleNotFoundError:
+        stop.wait()
+    else:
+        # READY=1 for systemd, then the watchdog fed only while the controller answers
+        supervise(ctl.wait_idle, stop, status=status)
     ctl.close()
-    close = getattr(ports, "close", None)
-    if callable(close):
-        close()
+    from table.drivers import close_ports
+
+    close_ports(ports)
     return 0
 
 

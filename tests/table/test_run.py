@@ -167,3 +167,53 @@ def test_export_without_a_journal_says_so(tmp_path, capsys, args, message):
     args = [a.replace("NOWHERE", str(tmp_path / "x")) for a in args]
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_pi_run_opens_the_configured_ports_and_hands_over_to_systemd(
+        monkeypatch, capsys, tmp_path):
+    import table.drivers
+    import table.sd_notify
+    from hw_mocks.table import MockTable
+
+    mock = MockTable(seats=4)
+    closed = []
+    monkeypatch.setattr(table.drivers, "build_ports", lambda config: mock.ports)
+    monkeypatch.setattr(table.drivers, "close_ports", lambda ports: closed.append(ports))
+    seen = {}
+
+    def supervise(alive, stop, status=""):
+        seen["alive"] = alive(2.0)          # the controller thread answers
+        seen["status"] = status
+        return 0
+
+    monkeypatch.setattr(table.sd_notify, "supervise", supervise)
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    assert main(["run", "--hardware", "pi", "--config", str(config),
+                 "--state", str(tmp_path / "state")]) == 0
+    assert seen == {"alive": True, "status": "4 seats, filicau, ready"}
+    assert "ready (4 seats, filicau, ready)" in capsys.readouterr().out
+    assert (tmp_path / "state" / "journal.sqlite").exists()
+    assert closed == [mock.ports]
+    assert mock.display.image is not None
+    mock.close()
+
+
+def test_the_example_of_the_events_docs_prints_what_the_docs_say(tmp_path):
+    text = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
+    section = text.split("## Example", 1)[1].split("## Other options", 1)[0]
+    blocks, current = [], []
+    for line in section.splitlines():
+        if line.startswith("    "):
+            current.append(line[4:])
+        elif current:
+            blocks.append(current)
+            current = []
+    events, printed = blocks[0], blocks[1]
+    (tmp_path / "example.txt").write_text("\n".join(events) + "\n")
+    out = cardtable("run", "--hardware", "mock", "--events", tmp_path / "example.txt",
+                    "--knowledge", "open", "--seed", 5, "--state", tmp_path / "s")
+    assert out.returncode == 0, out.stderr
+    got = [ln for ln in out.stdout.splitlines() if ln and set(ln) - {".", "#"}]
+    assert got[:-1] == printed[:-1]
+    assert got[-1].startswith(printed[-1].split("/tmp/")[0])
