@@ -117,10 +117,13 @@ def table_move(rig, rng):
         return
     hand = rig.session.hand()
     game = hand.game
-    if state == "match_deal_scan":
+    if state in ("match_deal_scan", "match_deal_dealt"):
         known = {r.card for r in hand.reads}
-        seat = next(s for s in range(game.players) if len(hand.cards_of(s)) < game.hand_size)
         c = next(c for c in game.pack.cards if c not in known)
+        if state == "match_deal_dealt":
+            rig.tap(DEALER, c.code)
+            return
+        seat = next(s for s in range(game.players) if len(hand.cards_of(s)) < game.hand_size)
         rig.tap(seat, c.code)
         return
     step = hand.step()
