@@ -146,7 +146,9 @@ def bot_action(flow: HandFlow, hands: Sequence[Sequence[Card]], bot: Bot,
     if step.kind == "done":
         return ("done", None, None)
     seat = step.seat if step.seat is not None else _anyone(step, flow, hands, shown)
-    own = remaining_hand(flow, hands, seat)
+    # A play comes from the hand the deal knows; a card tapped for another
+    # step (a draw, a shown card) is one the caller says the seat has.
+    own = remaining_hand(flow, hands, seat) if step.kind == "play" else list(hands[seat])
     if step.kind == "choose":
         choices = list(step.choices)
         # Calling a card one holds is never the point of a call.
