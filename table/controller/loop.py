@@ -42,6 +42,7 @@ from table.ports import (
 from table.registry import CardRegistry
 from table.screens.render import render
 from table.screens.view import ErrorView, View
+from table.settings import TableSettings
 
 log = logging.getLogger("cardtable.controller")
 
@@ -58,7 +59,7 @@ class Controller:
     otherwise it is logged and shown, and the table goes on.
     """
 
-    def __init__(self, settings: Any, ports: Ports, journal: Journal | None,
+    def __init__(self, settings: TableSettings, ports: Ports, journal: Journal | None,
                  registry: CardRegistry, *, seed_source: Callable[[], int] | None = None,
                  strict: bool = False) -> None:
         self.settings = settings
@@ -90,7 +91,7 @@ class Controller:
     # ----- construction ---------------------------------------------------------------------
 
     @classmethod
-    def open(cls, settings: Any, ports: Ports, state_dir: str | Path,
+    def open(cls, settings: TableSettings, ports: Ports, state_dir: str | Path,
              **kw: Any) -> Controller:
         """A controller keeping its journal and card registry in `state_dir`
         (created if missing), resumed from the journal."""
