@@ -154,13 +154,9 @@ def open_parts(config: Config, pin_factory: Any = None) -> DoctorParts:
 
 
 def _spidev_open(bus: int, device: int) -> Any:
-    import spidev
+    from table.drivers.probe import spidev_open
 
-    spi = spidev.SpiDev()
-    spi.open(bus, device)
-    spi.max_speed_hz = 1_000_000
-    spi.mode = 0
-    return spi
+    return spidev_open(bus, device)
 
 
 def place_name(config: Config, place: int) -> str:
@@ -290,15 +286,14 @@ class Doctor:
         if self.parts.spi_open is None or self.parts.pin_factory is None:
             self.add("info", "readers", "version registers not read (no SPI here)")
             return
-        from gpiozero import DigitalOutputDevice
+        from table.drivers.probe import output_pin
 
         held: dict[int, Any] = {}
         try:
             for r in spi.values():       # RST high (chip running), GPIO chip selects idle high
                 for pin in (r.reset_pin, r.cs_pin):
                     if pin is not None and pin not in held:
-                        held[pin] = DigitalOutputDevice(pin, initial_value=True,
-                                                        pin_factory=self.parts.pin_factory)
+                        held[pin] = output_pin(pin, self.parts.pin_factory, True)
             self.sleep(0.05)
             for place, r in spi.items():
                 self._version(place, r, held.get(r.cs_pin) if r.cs_pin is not None else None)

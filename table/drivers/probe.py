@@ -1,0 +1,25 @@
+"""Low-level access `cardtable doctor` needs to probe the hardware: an SPI
+device opened for a register read, and an output pin held at a level. Here so
+that only `table.drivers` imports hardware libraries (lazily)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def spidev_open(bus: int, device: int, speed_hz: int = 1_000_000) -> Any:
+    """An open `spidev.SpiDev` in mode 0."""
+    import spidev
+
+    spi = spidev.SpiDev()
+    spi.open(bus, device)
+    spi.max_speed_hz = speed_hz
+    spi.mode = 0
+    return spi
+
+
+def output_pin(pin: int, pin_factory: Any, initial: bool = True) -> Any:
+    """A gpiozero output holding `pin` at `initial` until closed."""
+    from gpiozero import DigitalOutputDevice
+
+    return DigitalOutputDevice(pin, initial_value=initial, pin_factory=pin_factory)
