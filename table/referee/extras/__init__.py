@@ -4,6 +4,10 @@ A module here exports `OPS: dict[str, handler]`; a handler takes the
 `Referee` and the `Request` and returns the answer object. Ops named like a
 generic one (`new_hand`, `settle`, ...) replace it for that game. Every op is
 documented with an example in `docs/referee.md`.
+
+A module may also export `EXPORT(hand) -> list[request]`: how `cardtable
+export` writes a hand the table recorded (`table.export.RecordedHand`) with
+these ops, so that the referee replays it to the same results.
 """
 
 from __future__ import annotations
@@ -23,13 +27,14 @@ _MODULES: dict[str, str] = {
 }
 
 _CACHE: dict[str, dict[str, Any]] = {}
+_EXPORTS: dict[str, Any] = {}
 
 
-def extra_ops(game_id: str) -> dict[str, Any]:
-    """The extra ops of a game (empty when it has none)."""
+def _load(game_id: str) -> str | None:
+    """Import the game's module (once); its key in the caches, or None."""
     module = _MODULES.get(game_id)
     if module is None:
-        return {}
+        return None
     if module not in _CACHE:
         name = f"{__name__}.{module}"
         try:
@@ -38,6 +43,20 @@ def extra_ops(game_id: str) -> dict[str, Any]:
             if exc.name != name:
                 raise
             _CACHE[module] = {}
+            _EXPORTS[module] = None
         else:
             _CACHE[module] = dict(mod.OPS)
-    return _CACHE[module]
+            _EXPORTS[module] = getattr(mod, "EXPORT", None)
+    return module
+
+
+def extra_ops(game_id: str) -> dict[str, Any]:
+    """The extra ops of a game (empty when it has none)."""
+    module = _load(game_id)
+    return _CACHE[module] if module is not None else {}
+
+
+def export_hook(game_id: str) -> Any:
+    """The game's `EXPORT` hook (None: the generic export fits the game)."""
+    module = _load(game_id)
+    return _EXPORTS[module] if module is not None else None

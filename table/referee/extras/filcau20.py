@@ -4,12 +4,13 @@ A hand here is a `Filcau20Flow`: `new_hand` starts it (with the cut or knock),
 `fris` and `bind` drive the steps before play, `play` and `undo` the rest. Each
 answer to `new_hand`, `fris` and `bind` names the step the hand waits for
 next (`next`); the answer that ends the hand (or redeals it) has `hand`.
+`EXPORT` writes a hand the table recorded with these ops (`cardtable export`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from engine import BadRequest, Deal, EngineError, IllegalPlay
 from engine.flow import FlowEvent, Step
@@ -17,6 +18,9 @@ from engine.games.filcau20 import Filcau20
 from engine.games.filcau20_flow import Filcau20Flow
 from table.referee.request import Request
 from table.referee.session import HandSession, Referee
+
+if TYPE_CHECKING:
+    from table.export import RecordedHand
 
 Answer = dict[str, Any]
 
@@ -265,3 +269,58 @@ OPS = {
     "play": op_play,
     "undo": op_undo,
 }
+
+
+# ----- export: a hand the table recorded, as these ops ------------------------------------
+
+def export_hand(hand: RecordedHand) -> list[dict[str, Any]]:
+    """The requests that replay a 20-card Filcău hand as the table recorded
+    it: `new_hand` with the `cut` (or knock), then the fris window (`fris`
+    with an Over, `pass` or `deal`), the binding calls (`bind`), a binder's
+    proof (`bind` with his five cards, once all five are tapped) or
+    withdrawal, the trump named (`fris` or `bind`, after a fris or not), the
+    two cards turned face up on the fris (`fris` with `turn`) and every play."""
+    actions = list(hand.actions)
+    if not actions or actions[0].prompt != "filcau20_cut_or_knock":
+        return []   # the cutter has not chosen yet
+    flow = hand.flow
+    out = [hand.new_hand(cut=actions[0].choice == "cut")]
+    after_fris = getattr(flow, "fris_seat", None) is not None
+    proof: list[str] = []
+    turning: tuple[int, list[str]] | None = None
+    for a in actions[1:]:
+        prompt = a.prompt
+        if a.played:
+            out.append({"op": "play", "seat": a.seat, "card": a.code})
+        elif prompt == "filcau20_fris":
+            if a.kind == "card":
+                out.append(hand.op("fris", seat=a.seat, card=a.code))
+            else:
+                # "deal" is the dealer's act, whoever picked it on the menu
+                seat = a.action.event.seat if a.choice == "deal" else a.seat
+                out.append(hand.op("fris", seat=seat, **{a.choice: True}))
+        elif prompt == "filcau20_bind":
+            call = a.choice[5:] if a.choice.startswith("bind:") else a.choice
+            out.append(hand.op("bind", seat=a.seat, call=call))
+        elif prompt == "filcau20_prove":
+            if a.kind == "choose":
+                proof = []
+                out.append(hand.op("bind", seat=a.seat, withdraw=True))
+            else:
+                proof.append(a.code)
+                if len(proof) == hand.game.hand_size:
+                    out.append(hand.op("bind", seat=a.seat, hand=proof))
+                    proof = []
+        elif prompt == "filcau20_name_trump":
+            out.append(hand.op("fris" if after_fris else "bind", seat=a.seat, trump=a.choice))
+        elif a.kind == "choose" and a.choice == "turn":
+            turning = (a.seat, [])
+        elif prompt == "filcau20_show_turned" and turning is not None:
+            turning[1].append(a.code)
+            if len(turning[1]) == 2:
+                out.append(hand.op("fris", seat=turning[0], turn=turning[1]))
+                turning = None
+    return out
+
+
+EXPORT = export_hand

@@ -14,13 +14,14 @@
 * `undo`: takes back the last `play`, `draw` or `meld` request.
 
 `legal` and `settle` are the generic ops (`legal` takes `stock_empty`).
+`EXPORT` writes a hand the table recorded with these ops (`cardtable export`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import BadRequest, EngineError, IllegalPlay
 from engine.cards import Card
@@ -37,6 +38,9 @@ from engine.games.fildinsky_deal import (
 from engine.games.fildinsky_melds import best_melds, legal_melds
 from table.referee.request import Request
 from table.referee.session import HandSession, Referee
+
+if TYPE_CHECKING:
+    from table.export import RecordedHand
 
 Answer = dict[str, Any]
 
@@ -304,3 +308,42 @@ OPS: dict[str, Callable[[Referee, Request], Answer]] = {
     "trick": op_trick,
     "undo": op_undo,
 }
+
+
+# ----- export: a hand the table recorded, as these ops ------------------------------------
+
+def export_hand(hand: RecordedHand) -> list[dict[str, Any]]:
+    """The requests that replay a Fildinsky hand as the table recorded it:
+    `new_hand` with the turned-up card (`shown`) and the hands when known,
+    every `play`, the declarations after a trick as one `meld` (the melds
+    picked, `exchange` when the Seven was exchanged; a pass alone is an empty
+    `meld`), and each `draw` the table asked for (with the card tapped, or
+    without for `unknown`). Draws the table made by itself (hands unknown)
+    the referee makes by itself too."""
+    flow = hand.flow
+    if flow.deal is None:
+        return []   # the turned-up card is not shown yet
+    out = [hand.new_hand(shown=[c.code for c in flow.shown])]
+    meld: dict[str, Any] | None = None
+    for a in hand.actions:
+        if meld is not None and a.prompt != "fildinsky_declare":
+            out.append(meld)
+            meld = None
+        if a.played:
+            out.append({"op": "play", "seat": a.seat, "card": a.code})
+        elif a.prompt == "fildinsky_declare":
+            if meld is None:
+                meld = hand.op("meld", seat=a.seat, melds=[])
+            if a.choice == "exchange":
+                meld["exchange"] = True
+            elif a.choice != "pass":
+                meld["melds"].append(a.choice)
+        elif a.prompt == "fildinsky_draw":
+            out.append(hand.op("draw", seat=a.seat, card=a.code) if a.kind == "card"
+                       else hand.op("draw", seat=a.seat))
+    if meld is not None:
+        out.append(meld)
+    return out
+
+
+EXPORT = export_hand

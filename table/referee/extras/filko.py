@@ -17,12 +17,14 @@ controller drives, so the referee and the table cannot disagree.
   `teams`, `old_man`, `trump` (five players).
 * `view`: what one seat may know of the hand now (five players: the secret
   partnership stays secret).
+
+`EXPORT` writes a hand the table recorded with these ops (`cardtable export`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import BadRequest, Card, EngineError, Game, IllegalPlay
 from engine.flow import HandFlow
@@ -31,6 +33,9 @@ from engine.games.filko_five_deal import Filko5Deal
 from engine.messages import register
 from table.referee.request import Request
 from table.referee.session import Answer, HandSession, Referee
+
+if TYPE_CHECKING:
+    from table.export import RecordedHand
 
 register("filko5_call_first", {
     "en": "The Old Man (seat {seat}) must call first.",
@@ -268,3 +273,51 @@ OPS = {
     "settle": op_settle,
     "view": op_view,
 }
+
+
+# ----- export: a hand the table recorded, as these ops ------------------------------------
+
+def export_hand(hand: RecordedHand) -> list[dict[str, Any]]:
+    """The requests that replay a hand of the Filkó family as the table
+    recorded it: `new_hand` with the cut's `shown` cards (five players: with
+    `old_man` when the hands were not known), the Old Man's `call`, every
+    `play`, and the masters' `servant` choice."""
+    flow = hand.flow
+    if isinstance(hand.game, Filko5):
+        return _export_five(hand)
+    if flow.deal is None:
+        return []   # the cut is still being shown
+    head = hand.new_hand(shown=[c.code for c in flow.shown]) if flow.shown \
+        else hand.new_hand(trump=flow.trump)
+    out = [head]
+    for a in hand.actions:
+        if a.played:
+            out.append({"op": "play", "seat": a.seat, "card": a.code})
+        elif a.prompt == "filko_choose_servant":
+            out.append(hand.op("servant", servant=int(a.choice)))
+    return out
+
+
+def _export_five(hand: RecordedHand) -> list[dict[str, Any]]:
+    flow = hand.flow
+    fields: dict[str, Any] = {}
+    if getattr(hand.state, "masters", None) is None and flow.hands is None:
+        old_man = getattr(flow, "old_man", None)
+        if old_man is None:
+            return []   # the Old Man has not shown his card yet
+        fields["old_man"] = old_man
+    out = [hand.new_hand(**fields)]
+    for a in hand.actions:
+        if a.played:
+            out.append({"op": "play", "seat": a.seat, "card": a.code})
+        elif a.prompt == "filko5_name_trump":
+            # the trump suit alone is the call under Rich and Poor by Overs;
+            # otherwise the called card (next) names it
+            if not hand.game.uses_call:  # type: ignore[attr-defined]
+                out.append(hand.op("call", seat=a.seat, trump=a.choice))
+        elif a.prompt == "filko5_call_card":
+            out.append(hand.op("call", seat=a.seat, card=a.choice))
+    return out
+
+
+EXPORT = export_hand

@@ -6,11 +6,13 @@
   hand, so that a denounce after the last card can still change the result.
 * `redeal`: a seat shows a weak hand before the first lead and asks for a new deal.
 * `denounce`: with a `denounce_*` revoke mode, an opponent says a seat revoked.
+
+`EXPORT` writes a hand the table recorded with these ops (`cardtable export`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import BadRequest, EngineError, IllegalPlay
 from engine.games.base import check_seat
@@ -18,6 +20,9 @@ from engine.games.sueca import Sueca, SuecaState, hand_points
 from engine.games.sueca_deal import Penalty, SuecaDeal
 from table.referee.request import Request
 from table.referee.session import HandSession, Referee, op_new_hand
+
+if TYPE_CHECKING:
+    from table.export import RecordedHand
 
 Answer = dict[str, Any]
 
@@ -119,3 +124,41 @@ OPS = {
     "redeal": op_redeal,
     "denounce": op_denounce,
 }
+
+
+# ----- export: a hand the table recorded, as these ops ------------------------------------
+
+def export_hand(hand: RecordedHand) -> list[dict[str, Any]]:
+    """The requests that replay a Sueca hand as the table recorded it:
+    `new_hand` with the turned-up card (`shown`), every `play`, a granted
+    `redeal` claim (with the ten cards the seat showed when the table did not
+    know the hands) and a `denounce`. A claim the table refused changed
+    nothing the referee needs, and accepting the hand after the last trick
+    is the referee's default: neither is written."""
+    flow = hand.flow
+    if flow.deal is None:
+        return []   # the turned-up card is not shown yet
+    out = [hand.new_hand(shown=[c.code for c in flow.shown]) if flow.shown
+           else hand.new_hand(trump=flow.trump)]
+    showing: list[str] = []
+    for a in hand.actions:
+        event = a.action.event
+        if a.played:
+            out.append({"op": "play", "seat": a.seat, "card": a.code})
+        elif a.prompt == "sueca_show_hand":
+            showing.append(a.code)
+            if event.data.get("redeal") is True:
+                out.append(hand.op("redeal", seat=a.seat, hand=showing))
+            if "redeal" in event.data:
+                showing = []
+        elif a.kind == "choose" and a.choice.startswith("redeal:") \
+                and event.data.get("redeal") is True:
+            out.append(hand.op("redeal", seat=int(a.choice.partition(":")[2])))
+        elif a.kind == "choose" and a.choice.startswith("denounce:"):
+            penalty = event.data["penalty"]
+            out.append(hand.op("denounce", seat=penalty["accuser"],
+                               accused=penalty["accused"]))
+    return out
+
+
+EXPORT = export_hand
