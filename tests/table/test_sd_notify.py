@@ -83,41 +83,58 @@ def test_watchdog_off_without_systemd():
     assert not dog.enabled and not dog.kick()
 
 
-def test_supervise_feeds_the_watchdog_only_while_the_controller_answers(listener):
-    import threading
+class ScriptedStop:
+    """Stands in for the `stop` event: each `wait(period)` advances a fake
+    clock by `period` and runs the next step of the script; it says "stop"
+    when the script is done. No real time passes, so load cannot change the
+    outcome."""
 
+    def __init__(self, script):
+        self.script = list(script)
+        self.now = 0.0
+
+    def wait(self, period=None):
+        if period is not None:
+            self.now += period
+        if not self.script:
+            return True
+        self.script.pop(0)()
+        return False
+
+    def is_set(self):
+        return not self.script
+
+
+def test_supervise_feeds_the_watchdog_only_while_the_controller_answers(listener):
     sock, env = listener
     env = {**env, "WATCHDOG_USEC": "200000"}          # 0.2 s: kicked every 0.1 s or less
-    stop = threading.Event()
-    answering = threading.Event()
-    answering.set()
+    answering = {"yes": True}
 
-    def alive(timeout):
-        return answering.is_set()
+    def hang():
+        answering["yes"] = False
 
-    t = threading.Thread(target=sd_notify.supervise, args=(alive, stop),
-                         kwargs={"status": "ready: filicau", "env": env})
-    t.start()
-    assert sock.recv(100) == b"READY=1\nSTATUS=ready: filicau"
-    assert sock.recv(100) == b"WATCHDOG=1"
-    answering.clear()                                  # the controller hangs
-    sock.settimeout(0.5)
-    seen = []
-    try:
-        for _ in range(20):
-            seen.append(sock.recv(100))
-    except TimeoutError:
-        pass
-    assert b"STATUS=the controller does not answer" in seen
-    assert b"WATCHDOG=1" not in seen[1:]               # at most one already on its way
-    answering.set()                                    # it answers again
+    def recover():
+        answering["yes"] = True
+
+    script = [lambda: None] * 4 + [hang] + [lambda: None] * 6 + [recover] + [lambda: None] * 4
+    stop = ScriptedStop(script)
+    fed = sd_notify.supervise(lambda timeout: answering["yes"], stop, status="ready: filicau",
+                              env=env, now=lambda: stop.now)
     sock.settimeout(2)
-    assert sock.recv(100) == b"STATUS=ready: filicau"
-    assert sock.recv(100) == b"WATCHDOG=1"
-    stop.set()
-    t.join(2)
-    sock.settimeout(2)
-    assert sock.recv(100) == b"STOPPING=1"
+    got = []
+    while True:
+        msg = sock.recv(100)
+        got.append(msg)
+        if msg == b"STOPPING=1":
+            break
+    assert got[0] == b"READY=1\nSTATUS=ready: filicau"
+    hung_at = got.index(b"STATUS=the controller does not answer")
+    back_at = got.index(b"STATUS=ready: filicau")
+    assert hung_at < back_at
+    assert b"WATCHDOG=1" in got[1:hung_at]             # fed while it answers
+    assert b"WATCHDOG=1" not in got[hung_at:back_at]   # starved while it hangs
+    assert b"WATCHDOG=1" in got[back_at:]              # fed again once it answers
+    assert fed == got.count(b"WATCHDOG=1")
 
 
 def test_supervise_outside_systemd_just_waits():
