@@ -19,6 +19,7 @@ from engine.deal import Deal
 from engine.errors import BadRequest
 from engine.games import register
 from engine.games.base import DealtHands, Game, MatchState, check_points, check_seat
+from engine.games.match_length import LengthLimited
 from engine.options import OptionSpec
 from engine.packs import GERMAN_32
 from engine.ranking import Ranking
@@ -45,7 +46,7 @@ def status_text(masters: int | None) -> str:
 
 
 @dataclass(frozen=True)
-class FilicauState(MatchState):
+class FilicauState(LengthLimited, MatchState):
     """`masters` is the master team or None (even). `hands` counts hands
     played and `tally` the hands each team ended as masters; they matter only
     when the option `match_length` is set."""
@@ -55,16 +56,6 @@ class FilicauState(MatchState):
     hands: int = 0
     tally: tuple[int, int] = (0, 0)
     match_length: int = 0
-
-    @property
-    def over(self) -> bool:
-        return self.match_length > 0 and self.hands >= self.match_length
-
-    @property
-    def winner(self) -> int | None:
-        if not self.over or self.tally[0] == self.tally[1]:
-            return None
-        return 0 if self.tally[0] > self.tally[1] else 1
 
     @property
     def slaves(self) -> int | None:

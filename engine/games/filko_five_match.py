@@ -15,12 +15,13 @@ from engine.errors import BadRequest
 from engine.games.base import MatchState
 from engine.games.filko_common import check_int
 from engine.games.filko_match import MASTER_POINTS, parse_status, status_text, team_taking
+from engine.games.match_length import LengthLimited
 
 PLAYERS = 5
 
 
 @dataclass(frozen=True)
-class Filko5State(MatchState):
+class Filko5State(LengthLimited, MatchState):
     """`masters` (a team of `teams`) and `servant` (a seat, also the dealer)
     while there are masters. `tally[s]` counts the hands seat `s` won (its
     team took 6 or more, or under Rich and Poor met its target); with the
@@ -36,18 +37,7 @@ class Filko5State(MatchState):
     tally: tuple[int, ...] = (0,) * PLAYERS
     match_length: int = 0
 
-    @property
-    def over(self) -> bool:
-        return self.match_length > 0 and self.hands >= self.match_length
-
-    @property
-    def winner(self) -> int | None:
-        """The seat with the best tally once the match is over (None on a tie)."""
-        if not self.over:
-            return None
-        best = max(self.tally)
-        leaders = [s for s, t in enumerate(self.tally) if t == best]
-        return leaders[0] if len(leaders) == 1 else None
+    # `over` and `winner` (the seat with the best tally) come from LengthLimited
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

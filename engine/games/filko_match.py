@@ -16,6 +16,7 @@ from typing import Any
 from engine.errors import BadRequest
 from engine.games.base import MatchState
 from engine.games.filko_common import check_int
+from engine.games.match_length import LengthLimited
 
 MASTER_POINTS = 6
 
@@ -55,7 +56,7 @@ def check_pair(value: object, what: str) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class FilkoState(MatchState):
+class FilkoState(LengthLimited, MatchState):
     """`masters` is the master team or None (even); `servant` the Servant's
     seat while there are masters (he is also the dealer). With the option
     `match_length`, `hands` counts hands played and `tally` the hands each team
@@ -68,16 +69,6 @@ class FilkoState(MatchState):
     tally: tuple[int, int] = (0, 0)
     match_length: int = 0
 
-    @property
-    def over(self) -> bool:
-        return self.match_length > 0 and self.hands >= self.match_length
-
-    @property
-    def winner(self) -> int | None:
-        if not self.over or self.tally[0] == self.tally[1]:
-            return None
-        return 0 if self.tally[0] > self.tally[1] else 1
-
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": status_text(self.masters), "dealer": self.dealer,
                                "servant": self.servant}
@@ -88,7 +79,7 @@ class FilkoState(MatchState):
 
 
 @dataclass(frozen=True)
-class HatsState(MatchState):
+class HatsState(LengthLimited, MatchState):
     """Filkó with Hats: `hatless` is the team that lost the last decided hand
     (it plays bare-headed, or standing, until it wins one), `score` the hands
     won per team. With `match_length`, the team that won more hands wins."""
@@ -99,15 +90,8 @@ class HatsState(MatchState):
     hands: int = 0
     match_length: int = 0
 
-    @property
-    def over(self) -> bool:
-        return self.match_length > 0 and self.hands >= self.match_length
-
-    @property
-    def winner(self) -> int | None:
-        if not self.over or self.score[0] == self.score[1]:
-            return None
-        return 0 if self.score[0] > self.score[1] else 1
+    def tally_of_sides(self) -> tuple[int, ...]:
+        return self.score
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"dealer": self.dealer, "hatless": self.hatless,
