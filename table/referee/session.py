@@ -88,7 +88,9 @@ class Referee:
 
     def _handler(self, req: Request) -> Handler:
         op = req.op
-        if op in ("play", "undo") and "game" not in req:
+        if "game" not in req:
+            # An op on the hand in play (play, undo, and a game's own ops such
+            # as call, bind or draw) may leave out the game: it is the hand's.
             game_id = self.hand.game.id if self.hand is not None else None
         else:
             game_id = req.get("game")

@@ -233,3 +233,26 @@ def test_the_referee_answers_every_random_line_with_one_json_object(line):
     assert isinstance(got, dict) and isinstance(got["ok"], bool)
     if not got["ok"]:
         assert got["reason"] and got["message"]
+
+
+def test_a_games_own_op_on_the_hand_in_play_may_leave_out_the_game():
+    """The same Fildinsky hand twice, its meld and draw ops with and without
+    "game": the answers are the same."""
+    answers = []
+    for with_game in (True, False):
+        ref = Referee()
+        ask(ref, {"op": "new_hand", "game": "fildinsky",
+                  "state": {"dealer": 1, "score": [0, 0]}, "shown": ["9h"],
+                  "hands": [["Qs", "Kh", "7c", "8c", "9c", "7d", "8d", "9d"],
+                            ["Jd", "Qh", "7s", "8s", "9s", "Tc", "Jc", "Qc"]]})
+        ask(ref, {"op": "play", "seat": 0, "card": "Qs"})
+        ask(ref, {"op": "play", "seat": 1, "card": "Jd"})
+        extra = {"game": "fildinsky"} if with_game else {}
+        answers.append([ask(ref, {"op": "meld", "seat": 0, "melds": ["bezique"], **extra}),
+                        ask(ref, {"op": "draw", "seat": 0, "card": "Ah", **extra})])
+    assert answers[0] == answers[1]
+    assert answers[1][0]["ok"] and answers[1][0]["melds"][0]["points"] == 40
+    assert answers[1][1] == {"ok": True, "card": "Ah", "stock": 47,
+                             "next": {"step": "draw", "seat": 1}}
+    # with no hand in play there is no game to take: the op is unknown
+    assert ask(Referee(), {"op": "meld", "seat": 0, "melds": []})["reason"] == "bad_request"
