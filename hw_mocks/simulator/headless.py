@@ -84,6 +84,12 @@ class ScriptError(ValueError):
     """An export file that cannot be replayed; says which line and why."""
 
 
+#: The requests `cardtable export` writes: a hand's `new_hand`, its plays, and
+#: the games' own steps (table.referee.extras), each replayed by `_STEP_OPS`.
+SCRIPT_OPS = ("new_hand", "play", "servant", "call", "fris", "bind", "redeal", "denounce",
+              "meld", "draw")
+
+
 def read_script(path: Path) -> list[dict[str, Any]]:
     out = []
     for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
@@ -93,9 +99,10 @@ def read_script(path: Path) -> list[dict[str, Any]]:
             obj = json.loads(line)
         except ValueError:
             raise ScriptError(f"{path}:{n}: not a JSON object") from None
-        if not isinstance(obj, dict) or obj.get("op") not in ("new_hand", "play"):
-            raise ScriptError(f"{path}:{n}: expected a new_hand or play request "
-                              f"(the format of `cardtable export`)")
+        if not isinstance(obj, dict) or obj.get("op") not in SCRIPT_OPS:
+            raise ScriptError(f"{path}:{n}: expected a new_hand or play request, or a "
+                              f"game's step ({', '.join(SCRIPT_OPS[2:])}): the format of "
+                              f"`cardtable export`")
         out.append(obj)
     if not out or out[0]["op"] != "new_hand":
         raise ScriptError(f"{path}: the first request must be a new_hand")
@@ -133,7 +140,7 @@ def replay(script: Path, frames: Path | None = None, knowledge: str | None = Non
     try:
         rig.press("ok")
         for hand_reqs in _hands(requests):
-            problems += _replay_hand(rig, game.pack.copies, knowledge, hand_reqs)
+            problems += _replay_hand(rig, knowledge, hand_reqs)
             if problems:
                 break
             if rig.state == "match_result":
@@ -165,64 +172,220 @@ def _hands(requests: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:
         yield hand
 
 
-def _replay_hand(rig: Rig, copies: int, knowledge: str, reqs: list[dict[str, Any]]
-                 ) -> list[str]:
-    head, plays = reqs[0], reqs[1:]
+class Refused(Exception):
+    """The table did not take a move of the replay."""
+
+
+class _Hands:
+    """The moves of one hand at the fake table: cards tapped on readers (each
+    with a sticker the table will take), choices made with MENU and OK."""
+
+    def __init__(self, rig: Rig) -> None:
+        self.rig = rig
+        self.game = rig.ctl.session.match.game
+        self.pack = self.game.pack
+
+    @property
+    def hand(self) -> Any:
+        return self.rig.ctl.session.hand()
+
+    def step(self) -> Any:
+        return self.hand.step()
+
+    def card(self, code: str) -> Card:
+        return self.pack.parse(code)
+
+    def sticker(self, seat: int | None, c: Card, kind: str) -> str:
+        """A sticker of `c` the table takes for a step of `kind`: the one read
+        for `seat` while learning the hands, else one not on the table (and,
+        to show or tap a card, not already shown), cards nobody holds first."""
+        hand = self.hand
+        stickers = [self.rig.uid_of(c, k) for k in range(1, self.pack.copies + 1)]
+        used = hand.used_uids() if kind in ("show", "card") else set()
+        free = [u for u in stickers if u not in used and not hand.on_the_table(u, c)]
+        mine = [r.uid for r in hand.reads if r.card == c and r.seat == seat]
+        held = hand.read_uids()
+        for u in [*mine, *(u for u in free if u not in held), *free]:
+            if u in free:
+                return u
+        return stickers[0]
+
+    def _moved(self, what: str, move: Any) -> None:
+        hand = self.hand
+        before = len(hand.actions)
+        move()
+        if self.rig.ctl.session.match is None or self.hand is not hand \
+                or len(hand.actions) == before:
+            notes = [getattr(x, "text", str(x)) for x in list(self.rig.ctl.notices)[-2:]]
+            raise Refused(f"{what} was not taken: {notes}")
+
+    def tap(self, seat: int | None, code: str, place: int | None = None) -> None:
+        """`seat` taps a card on its reader (`place`: another reader)."""
+        c = self.card(code)
+        kind = self.step().kind
+        uid = self.sticker(seat, c, kind)
+        where = place if place is not None else seat
+        assert where is not None
+        self._moved(f"{c} at reader {where}", lambda: self.rig.player.tap(where, uid))
+
+    def choose(self, choice: str) -> None:
+        """Move the choice cursor to `choice` with MENU, then press OK."""
+        step = self.step()
+        if choice not in step.choices:
+            raise Refused(f"the table does not offer {choice!r} now (it offers "
+                          f"{', '.join(step.choices) or 'nothing'})")
+
+        def take() -> None:
+            model = self.rig.ctl.model
+            if model.overlay is not None:
+                self.rig.press("ok")       # the first OK only takes the message away
+            for _ in range(len(step.choices)):
+                if step.choices[model.choice_cursor()] == choice:
+                    break
+                self.rig.press("menu")
+            self.rig.press("ok")
+
+        self._moved(f"the choice {choice!r}", take)
+
+    def show(self, codes: list[str]) -> None:
+        """The cards that fix trumps, shown while the hand waits for them."""
+        for code in codes:
+            step = self.step()
+            if step is None or step.kind != "show":
+                return
+            place = DEALER if self.rig.settings.has_dealer_reader else step.seat
+            self.tap(step.seat, code, place)
+
+
+def _learn(rig: Rig, knowledge: str, head: dict[str, Any]) -> None:
+    """A scan or dealt table reads the hands of the `new_hand`."""
+    if "hands" not in head:
+        return
     game = rig.ctl.session.match.game
     pack = game.pack
-    used: dict[Card, int] = {}
-
-    def uid(c: Card) -> str:
-        used[c] = used.get(c, 0) + 1
-        return rig.uid_of(c, min(used[c], copies))
-
-    stickers: dict[tuple[int, Card], list[str]] = {}
-    if "hands" in head:
-        hands = [[pack.parse(c) for c in h] for h in head["hands"]]
-        for seat, h in enumerate(hands):
-            for c in h:
-                stickers.setdefault((seat, c), []).append(uid(c))
-        hand = rig.ctl.session.hand()
-        if knowledge == "scan":
-            for seat, h in enumerate(hands):
-                for c in h:
-                    rig.player.tap(seat, stickers[(seat, c)][0])
-        elif knowledge == "dealt":
-            given = [0] * game.players
-            place = DEALER if rig.settings.has_dealer_reader else hand.dealer
-            for seat in hand.order:
-                c = hands[seat][given[seat]]
-                given[seat] += 1
-                rig.player.tap(place, stickers[(seat, c)][0])
-
-    def sticker(seat: int | None, c: Card) -> str:
-        for key in ([(seat, c)] if seat is not None else []) + \
-                [(s, c) for s in range(game.players)]:
-            if stickers.get(key):
-                return stickers[key][0]
-        found = uid(c)
-        if seat is not None:
-            stickers.setdefault((seat, c), []).append(found)
-        return found
-
-    shown = [pack.parse(c) for c in head.get("shown", [])]
-    place = DEALER if rig.settings.has_dealer_reader else rig.ctl.session.hand().dealer
+    hands = [[pack.parse(c) for c in h] for h in head["hands"]]
+    copies: dict[Card, int] = {}
+    stickers: list[list[str]] = []
+    for h in hands:
+        stickers.append([])
+        for c in h:
+            copies[c] = copies.get(c, 0) + 1
+            stickers[-1].append(rig.uid_of(c, min(copies[c], pack.copies)))
     hand = rig.ctl.session.hand()
-    if hand.flow is not None and hand.flow.pending().kind == "show":
-        for c in shown:
-            rig.player.tap(place, sticker(None, c))
-    for n, p in enumerate(plays, 1):
-        c = pack.parse(p["card"])
-        seat = int(p["seat"])
-        hand = rig.ctl.session.hand()
-        before = len(hand.actions)
-        s = sticker(seat, c)
-        rig.player.tap(seat, s)
-        hand = rig.ctl.session.hand()
-        if hand is None or len(hand.actions) == before:
-            notes = [getattr(x, "text", str(x)) for x in list(rig.ctl.notices)[-2:]]
-            return [f"play {n} of the hand (seat {seat}, {c}) was refused: {notes}"]
-        for key in [(seat, c)]:
-            if stickers.get(key):
-                stickers[key].pop(0)
+    if knowledge == "scan":
+        for seat, h in enumerate(stickers):
+            for uid in h:
+                rig.player.tap(seat, uid)
+    elif knowledge == "dealt":
+        given = [0] * game.players
+        place = DEALER if rig.settings.has_dealer_reader else hand.dealer
+        for seat in hand.order:
+            rig.player.tap(place, stickers[seat][given[seat]])
+            given[seat] += 1
+
+
+# ----- each request's moves at the table ---------------------------------------------------
+
+def _play(t: _Hands, r: dict[str, Any]) -> None:
+    t.tap(int(r["seat"]), r["card"])
+
+
+def _servant(t: _Hands, r: dict[str, Any]) -> None:
+    t.choose(str(r["servant"]))
+
+
+def _call(t: _Hands, r: dict[str, Any]) -> None:
+    if "card" in r:
+        t.choose(t.card(r["card"]).suit)
+        t.choose(t.card(r["card"]).code)
+    else:
+        t.choose(str(r["trump"]))
+
+
+def _fris(t: _Hands, r: dict[str, Any]) -> None:
+    seat = int(r["seat"])
+    if "card" in r:
+        t.tap(seat, r["card"])
+    elif "turn" in r:
+        t.choose("turn")
+        for code in r["turn"]:
+            t.tap(t.step().seat, code)
+    elif "trump" in r:
+        t.choose(str(r["trump"]))
+    else:
+        t.choose("deal" if r.get("deal") else "pass")
+
+
+def _bind(t: _Hands, r: dict[str, Any]) -> None:
+    seat = int(r["seat"])
+    if "call" in r:
+        call = str(r["call"])
+        t.choose(call if call in ("pass", "closed") else f"bind:{call}")
+    elif "hand" in r:
+        for code in r["hand"]:
+            t.tap(seat, code)
+    elif "trump" in r:
+        t.choose(str(r["trump"]))
+    else:
+        t.choose("withdraw")
+
+
+def _redeal(t: _Hands, r: dict[str, Any]) -> None:
+    seat = int(r["seat"])
+    t.choose(f"redeal:{seat}")
+    for code in r.get("hand", ()):
+        t.tap(seat, code)
+
+
+def _denounce(t: _Hands, r: dict[str, Any]) -> None:
+    t.choose(f"denounce:{int(r['accused'])}")
+
+
+def _meld(t: _Hands, r: dict[str, Any]) -> None:
+    if r.get("exchange"):
+        t.choose("exchange")
+    for name in r.get("melds", ()):
+        t.choose(str(name))
+    step = t.step()
+    if step is not None and step.prompt == "fildinsky_declare":
+        t.choose("pass")
+
+
+def _draw(t: _Hands, r: dict[str, Any]) -> None:
+    seat = int(r["seat"])
+    if "card" in r:
+        t.tap(seat, r["card"])
+    else:
+        t.choose("unknown")
+
+
+_STEP_OPS: dict[str, Callable[[_Hands, dict[str, Any]], None]] = {
+    "play": _play, "servant": _servant, "call": _call, "fris": _fris, "bind": _bind,
+    "redeal": _redeal, "denounce": _denounce, "meld": _meld, "draw": _draw,
+}
+
+
+def _replay_hand(rig: Rig, knowledge: str, reqs: list[dict[str, Any]]) -> list[str]:
+    head, steps = reqs[0], reqs[1:]
+    _learn(rig, knowledge, head)
+    t = _Hands(rig)
+    try:
+        if "cut" in head:
+            t.choose("cut" if head["cut"] else "knock")
+        if "old_man" in head:
+            step = t.step()
+            t.tap(int(head["old_man"]), step.choices[0])
+        t.show(list(head.get("shown", ())))
+        for n, r in enumerate(steps, 1):
+            try:
+                _STEP_OPS[r["op"]](t, r)
+            except Refused as exc:
+                return [f"request {n} of the hand ({r}): {exc}"]
+        # accepting the hand after the last trick is not written: it is the default
+        if t.rig.ctl.session.match is not None and t.rig.state != "match_result":
+            step = t.step()
+            if step is not None and step.kind == "choose" and "accept" in step.choices:
+                t.choose("accept")
+    except Refused as exc:
+        return [f"the start of the hand ({head['op']}): {exc}"]
     return []

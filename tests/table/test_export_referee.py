@@ -308,9 +308,9 @@ def test_a_game_without_its_own_export_gets_the_plays_and_a_note(monkeypatch):
 
 def test_cardtable_export_and_referee_on_the_command_line(tmp_path):
     state = tmp_path / "state"
-    sim = run_demo(TableSettings(game="filcau20", knowledge="open"), seed=5, state_dir=state)
+    sim = run_demo(TableSettings(game="filcau20", knowledge="open"), seed=5, state_dir=state,
+                   max_moves=400)   # the first hands; the last one is unfinished
     try:
-        assert sim.state == "match_over"
         expected = table_hands(sim.rig.ctl.journal)
     finally:
         sim.close()
@@ -328,4 +328,5 @@ def test_cardtable_export_and_referee_on_the_command_line(tmp_path):
     answers = [json.loads(line) for line in answered.stdout.splitlines()]
     requests = [json.loads(line) for line in exported.stdout.splitlines()]
     assert len(answers) == len(requests) and all(a["ok"] for a in answers)
-    assert referee_hands(requests)[1] == expected
+    got = referee_hands(requests)[1]
+    assert len(got) == len(expected) + 1 and got[:-1] == expected
