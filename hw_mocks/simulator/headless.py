@@ -3,9 +3,12 @@ match replayed, with every OLED frame written to a folder.
 
 A replay makes at the fake table exactly the moves the export records: the
 cards that fixed trumps shown on the dealer's reader, each hand's cards tapped
-(when the export holds the hands, as a `scan` table learns them), every play
-on its seat's reader, OK between hands. It then exports what the table
-recorded and compares: the replay matched when the two are the same.
+(when the export holds the hands, as a `scan` or `dealt` table learns them),
+every play on its seat's reader, each game's own steps as players make them
+(a called card or a binding chosen with MENU and OK, an Over or a proof
+tapped on the seat's reader: `_STEP_OPS`), OK between hands. It then exports
+what the table recorded and compares: the replay matched when the two are the
+same.
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ def add_parser(sub: Any) -> None:
         "export",
         help="print a match from the table's journal as referee requests (JSON lines)",
         description="Reads the journal in the state folder and prints a match as JSON lines "
-                    "of the referee protocol: `cardtable referee` replays them to the same "
-                    "results. See docs/controller.md.",
+                    "of the referee protocol, each game's steps (calls, bindings, melds, "
+                    "draws...) with its own referee ops: `cardtable referee` replays them to "
+                    "the same results. See docs/controller.md.",
     )
     p.add_argument("--state", type=Path, required=True, metavar="DIR",
                    help="the state folder of `cardtable run`")

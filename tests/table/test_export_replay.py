@@ -48,3 +48,18 @@ def test_a_step_the_table_does_not_offer_is_named(tmp_path):
     result = replay(bad, knowledge="scan")
     assert not result.matched
     assert "'closed'" in result.problems[0] and "does not offer" in result.problems[0]
+
+
+def test_the_replay_shows_the_same_frames_button_choices_included(tmp_path):
+    # five-player Filkó at an open table: the Old Man shows his Over, then
+    # names trumps and calls a card with MENU and OK
+    settings = TableSettings(game="filko5", options={"match_length": 1}, knowledge="open")
+    sim = run_demo(settings, seed=3, frames=tmp_path / "a", export=tmp_path / "m.jsonl")
+    sim.close()
+    assert {r["op"] for r in read_script(tmp_path / "m.jsonl")} == {"new_hand", "call", "play"}
+    result = replay(tmp_path / "m.jsonl", frames=tmp_path / "b", knowledge="open")
+    assert result.matched
+    a = sorted((tmp_path / "a").glob("frame_*.png"))
+    b = sorted((tmp_path / "b").glob("frame_*.png"))
+    assert len(a) == len(b) > 30
+    assert all(x.read_bytes() == y.read_bytes() for x, y in zip(a, b, strict=True))
