@@ -24,7 +24,10 @@ VARIANTS = [
     ("filko6", {"scoring": "romanian"}),
     ("filko5", {}),
     ("filko5", {"top_trumps": "szeged", "old_man_card": "top_trump"}),
+    ("filko5", {"top_trumps": "kelebia"}),
     ("filko5", {"top_trumps": "kelebia", "undertrump_required": False}),
+    ("filko5", {"top_trumps": "kelebia", "teams": "rich_poor"}),
+    ("filko5", {"top_trumps": "szeged", "teams": "rich_poor"}),
     ("filko5", {"old_man_may_call_own_card": True, "liberation_by_6_makes_masters": True,
                 "liberating_team": "old_man_opponents"}),
     ("filko5", {"teams": "rich_poor"}),
@@ -86,7 +89,16 @@ def play_hand(ask, game, gid, options, state, rng, hands_known):
         step = ask(op="view", game=gid, options=options)["step"]
         assert step["kind"] == "play"
         seat = step["seat"]
-        c = rng.choice(game.legal_subset(trump, trick, held[seat]))
+        legal = game.legal_subset(trump, trick, held[seat])
+        illegal = [c for c in held[seat] if c not in legal]
+        if hands_known and illegal and rng.random() < 0.3:
+            # A card the rules refuse here (Kelebia: one that does not head the
+            # trick) is refused with the rule's reason, and the seat plays again.
+            refused = ask(op="play", seat=seat, card=rng.choice(illegal).code)
+            assert refused["ok"] is False, refused
+            assert refused["reason"] in ("must_follow", "must_trump", "must_beat"), refused
+            assert ask(op="view", game=gid, options=options)["step"] == step
+        c = rng.choice(legal)
         answer = ask(op="play", seat=seat, card=c.code)
         assert answer["ok"] and "revoke" not in answer, answer
         answers.append(answer)
