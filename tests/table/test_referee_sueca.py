@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine import get_game
+from engine import IllegalPlay, get_game
 from table.referee import Referee
 
 
@@ -59,6 +59,41 @@ def test_redeal_with_hands_unknown_refuses_cards_known_elsewhere():
     assert got["reason"] == "bad_request"
     got = ask(ref, op="redeal", game="sueca", seat=0, hand=["3c"] + hand[1:] + ["2h"])
     assert got["reason"] == "bad_request"                                  # a card twice
+
+
+#: Seat 3 deals and holds every spade.
+HANDS = [["7c", "2c", "3c", "4c", "5c", "6c", "2d", "3d", "4d", "5d"],
+         ["Jc", "Qc", "Kc", "Ac", "6d", "7d", "Jd", "Qd", "Kd", "Ad"],
+         ["2h", "3h", "4h", "5h", "6h", "7h", "Jh", "Qh", "Kh", "Ah"],
+         ["2s", "3s", "4s", "5s", "6s", "7s", "Js", "Qs", "Ks", "As"]]
+DEALER_3 = {"score": [0, 0], "carry": 0, "dealer": 3, "winner": None}
+
+
+@pytest.mark.parametrize("turned", ["2h", "Ac"])
+def test_new_hand_with_hands_refuses_a_turned_card_the_dealer_does_not_hold(turned):
+    """The turned-up card is the last card of the pack and stays with the
+    dealer (RULES §2.E): a hand that puts it elsewhere is refused, as the
+    table's hand flow refuses the dealer showing a card he does not hold."""
+    ref = Referee()
+    assert ask(ref, op="new_hand", game="sueca", state=DEALER_3, shown=["2s"],
+               hands=HANDS) == {"ok": True, "trump": "s", "used": 1, "leader": 0}
+    got = ask(ref, op="new_hand", game="sueca", state=DEALER_3, shown=[turned], hands=HANDS)
+    assert got["ok"] is False and got["reason"] == "not_in_hand"
+    assert "Seat 3" in got["message"]
+    # the refusal changed nothing: the hand started before is still in play
+    assert ask(ref, op="play", seat=0, card="2c") == {"ok": True}
+    game = get_game("sueca")
+    flow = game.hand_flow(game.state_from_json(DEALER_3),
+                          [[game.pack.parse(c) for c in h] for h in HANDS])
+    with pytest.raises(IllegalPlay) as refused:
+        flow.card(3, game.pack.parse(turned))
+    assert refused.value.reason == got["reason"]
+
+
+def test_new_hand_with_hands_unknown_takes_any_turned_card():
+    ref = Referee()
+    assert ask(ref, op="new_hand", game="sueca", state=DEALER_3, shown=["2h"]) == {
+        "ok": True, "trump": "h", "used": 1, "leader": 0}
 
 
 def test_denounce_is_off_in_strict_mode():
