@@ -179,6 +179,10 @@ class SimTable:
         if step.kind == "card" and step.seat is not None and self._next_draw() is not None:
             # a draw the table reads: the card on top of the stock is the one to tap
             hands[step.seat] = [self._next_draw()]
+        elif step.kind == "card":
+            # a card to show: one the table has not seen yet
+            seen = hand.used_uids() | hand.played_uids()
+            hands = [[c for c, uid in h if uid not in seen] for h in self.held]
         kind, seat, what = bot_action(hand.flow, hands, self.strategy, self.rng, shown)
         if kind == "done" or seat is None:
             return False
@@ -317,7 +321,11 @@ class SimTable:
 
     def _tap_card(self, step_kind: str, seat: int, c: Card) -> None:
         place = seat
-        if step_kind in ("show", "card") and self.rig.settings.has_dealer_reader:
+        step = self.step()
+        anyone = step is not None and step.seat is None
+        # Shown cards go on the dealer's reader, except in a step any seat may
+        # take (the Old Man shows his Over): there the reader says who it is.
+        if step_kind in ("show", "card") and self.rig.settings.has_dealer_reader and not anyone:
             place = DEALER
         uid = self._draw_uid(c) if step_kind == "card" else None
         self.rig.tap(place, uid or self._uid(seat, c))

@@ -182,3 +182,17 @@ def test_a_power_cut_resumes_exactly_from_the_journal(tmp_path):
         assert sim.play(0, next(iter(deal.legal_cards(0))))
     finally:
         sim.close()
+
+
+@pytest.mark.parametrize("game,options", [
+    # the Old Man shows his Over on his own reader (a step any seat may take)
+    ("filko5", {"teams": "rich_poor", "match_length": 1}),
+    # the cards turned up on the fris are ones the table has not seen yet
+    ("filcau20", {"fris_priority": "highest_over"}),
+])
+def test_bots_finish_variants_with_steps_any_seat_may_take(game, options):
+    sim = run_demo(TableSettings(game=game, options=options, knowledge="open"), seed=2)
+    try:
+        assert sim.state == "match_over", [line.text for line in sim.log[-3:]]
+    finally:
+        sim.close()
