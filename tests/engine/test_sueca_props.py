@@ -22,8 +22,17 @@ OPTIONS = st.fixed_dictionaries({}, optional={
 })
 
 
+def observable(f):
+    """Everything the hand shows: the step it waits for, the play so far, the
+    trump, a redeal claim in progress or granted, refused claims, the accept."""
+    return (f.pending(), f.deal.snapshot() if f.deal is not None else None, f.trump,
+            tuple(f.shown), f.redeal, f.showing, tuple(f.showing_cards),
+            frozenset(f.refused), f.accepted, f.can_undo, f.finished)
+
+
 def random_hand(game, state, rng, known=True, undo_checks=False):
-    """Play one hand with random (sometimes wrong) actions; returns the flow."""
+    """Play one hand with random (sometimes wrong) actions; returns the flow.
+    Every refused action must leave the hand exactly as it was."""
     dealt = game.deal(rng, state.dealer)
     held = [list(h) for h in dealt.hands]
     f = game.hand_flow(state, dealt.hands if known else None)
@@ -31,21 +40,22 @@ def random_hand(game, state, rng, known=True, undo_checks=False):
         step = f.pending()
         if step.kind == "done":
             return f
+        before = observable(f)
         if undo_checks and f.deal is not None and rng.random() < 0.1:
-            before = (f.pending(), f.deal.snapshot())
             copy = [list(h) for h in held]
             try:
                 _act(f, step, game, held, rng)
             except IllegalPlay:
+                assert observable(f) == before
                 continue
             f.undo()
             held = copy
-            assert (f.pending(), f.deal.snapshot()) == before
+            assert observable(f) == before
             continue
         try:
             _act(f, step, game, held, rng)
         except IllegalPlay:
-            pass
+            assert observable(f) == before
     raise AssertionError("the hand did not end")
 
 
@@ -58,7 +68,8 @@ def _act(f, step, game, held, rng):
         shown = f.showing_cards
         f.card(step.seat, [c for c in held[step.seat] if c not in shown][0])
         return
-    if step.choices and (step.kind == "choose" or rng.random() < 0.08):
+    claims_open = f.deal is not None and f.deal.played == 0
+    if step.choices and (step.kind == "choose" or rng.random() < (0.3 if claims_open else 0.08)):
         choice = rng.choice(step.choices)
         seat = rng.randrange(4)
         if choice.startswith("redeal:"):
@@ -66,6 +77,17 @@ def _act(f, step, game, held, rng):
         f.choose(seat, choice)
         return
     seat = step.seat
+    if rng.random() < 0.1:
+        # a wrong play, which the hand refuses: a card at another seat's reader, or
+        # (hands known, revokes refused) a card that does not follow suit
+        legal = f.legal_cards()
+        wrong = [c for c in held[seat] if c not in legal] if f.hands is not None \
+            and not game.denounce else []
+        if wrong:
+            f.card(seat, rng.choice(wrong))
+        other = rng.choice([s for s in range(4) if s != seat])
+        f.card(other, rng.choice(held[other] or held[seat]))
+        raise AssertionError("a wrong play was accepted")
     if f.hands is not None:
         c = rng.choice(f.legal_cards())
     else:
