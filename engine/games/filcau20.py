@@ -103,8 +103,9 @@ class Filcau20(Game):
                    doc="five trumps (închis): only a declaration, or the same dealer "
                        "deals again (FC-A9)"),
         OptionSpec("rule7", "strongest", ("strongest", "highest_card_suit"),
-                   doc="rule 7: a binder calls his strongest binding, or the binding in "
-                       "the suit of his highest non-Over card (FC-A11)"),
+                   doc="rule 7: a binder calls his strongest binding, or (\"the suit of "
+                       "his highest trump\") the binding of the suit he may bind whose own "
+                       "highest card is the highest, Overs not counting (FC-A11)"),
         OptionSpec("binding_compulsory", False, (False, True),
                    doc="a player who can bind must bind (FC-A11, FC-A12)"),
         OptionSpec("no_binding", "redeal_same_dealer",

@@ -13,8 +13,13 @@ then by the lowest trump in the order U < K < T < A < Ob < Oh < Ol < Oa
 
 Rule 7 ("a player is obliged to bind the highest trump") decides which of a
 hand's bindings it must call: the strongest (FC-A11, default) or, with the
-option `rule7` = `highest_card_suit`, the one in the suit of its highest
-non-Over card.
+option `rule7` = `highest_card_suit` (FC-A11 option C, "name the suit of his
+highest trump"), the binding of the suit, among those the hand may bind, whose
+own highest card (A > T > K > U) is the highest; between suits whose highest
+cards are equal (or that have none), the stronger binding. The Overs do not
+choose the suit: they are trumps whatever suit is named and never count as
+cards of their printed suit (RULES §2.0, FC-A3), so a hand's highest trump
+that has a suit to name is its highest non-Over card of a suit it may bind.
 """
 
 from __future__ import annotations
@@ -117,7 +122,8 @@ def bindings(hand: Sequence[Card]) -> dict[str, Binding]:
 
 
 def _top_plain(hand: Sequence[Card], suit: str) -> int:
-    """The rank of the hand's highest non-Over card of `suit` (-1: none)."""
+    """The rank of the hand's highest non-Over card of `suit` (-1: none): the
+    highest trump `suit` would add to the hand's Overs."""
     ranks = [PLAIN_ORDER.index(c.rank) for c in hand if c.suit == suit and not is_over(c)]
     return max(ranks, default=-1)
 
