@@ -262,15 +262,18 @@ def resolve_path(path: str | os.PathLike[str] | None = None,
 
 
 def load(path: str | os.PathLike[str] | None = None,
-         env: Mapping[str, str] | None = None) -> Config:
+         env: Mapping[str, str] | None = None, *, command: str = "config check") -> Config:
     """Read and check a configuration file (see module docstring).
 
     A file asked for (by `path` or $CARDTABLE_CONFIG) must exist; when the
     default file is absent the built-in defaults are used. Raises
-    `ConfigError` listing every mistake.
+    `ConfigError` listing every mistake. A file (or its folder) this user may
+    not open is reported as a mistake too, with the command to run instead
+    as the service's user: `command` is what the person typed after
+    `cardtable` ("config check", "run", "doctor").
     """
     file, explicit = resolve_path(path, env)
-    if not file.exists() and not explicit:
+    if not explicit and not _probe(file, command):
         return loads("")
     try:
         text = file.read_text(encoding="utf-8")
@@ -278,12 +281,38 @@ def load(path: str | os.PathLike[str] | None = None,
         raise ConfigError(file, [Problem("(file)", "no such file")]) from None
     except IsADirectoryError:
         raise ConfigError(file, [Problem("(file)", "is a folder, not a file")]) from None
-    except PermissionError:
-        raise ConfigError(file, [Problem(
-            "(file)", "cannot be read by this user (check its owner and mode)")]) from None
+    except OSError as exc:
+        raise ConfigError(file, [_unreadable(exc, command)]) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(file, [Problem("(file)", f"is not UTF-8 text ({exc.reason})")]) from None
     return loads(text, source=file)
+
+
+def _probe(file: Path, command: str) -> bool:
+    """Whether the (default) file is there; a folder this user may not look
+    into is a mistake, not an absent file."""
+    try:
+        return file.exists()
+    except OSError as exc:
+        raise ConfigError(file, [_unreadable(exc, command)]) from None
+
+
+def _unreadable(exc: OSError, command: str) -> Problem:
+    reason = exc.strerror or type(exc).__name__
+    if exc.filename:
+        reason = f"{reason}: {exc.filename}"
+    if isinstance(exc, PermissionError):
+        return Problem("(file)", f"cannot be read by this user ({reason}); run as the "
+                                 f"cardtable user: sudo -u cardtable cardtable {command}")
+    return Problem("(file)", f"cannot be read ({reason})")
+
+
+def exists(path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None,
+           *, command: str = "config check") -> bool:
+    """Whether the configuration file `load` would read is there. Raises
+    `ConfigError` when this user may not even look (a folder of mode 0750)."""
+    file, _ = resolve_path(path, env)
+    return _probe(file, command)
 
 
 def loads(text: str, source: Path | str | None = None) -> Config:

@@ -31,8 +31,9 @@ def _load(args: argparse.Namespace) -> Any:
     from table.config import ConfigError, load, resolve_path
 
     path, _ = resolve_path(args.path)
+    command = f"config {args.action}" + (f" {args.path}" if args.path else "")
     try:
-        return path, load(path)
+        return path, load(path, command=command)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return path, None

@@ -40,8 +40,9 @@ def run(args: argparse.Namespace) -> int:
     from table.config import ConfigError, load
     from table.doctor import Doctor, open_parts, summary
 
+    command = "doctor" + (f" --config {args.config}" if args.config else "")
     try:
-        config = load(args.config)
+        config = load(args.config, command=command)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         print("\nFix the configuration first (cardtable config check).", file=sys.stderr)

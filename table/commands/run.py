@@ -92,10 +92,11 @@ def _load_config(path: Path | None, required: bool) -> Any:
             raise RuntimeError("this version has no configuration support (table.config)"
                                ) from None
         return None
-    file, explicit = config_module.resolve_path(path)
-    if not explicit and not file.exists() and not required:
+    command = "run" + (f" --config {path}" if path else "")
+    _, explicit = config_module.resolve_path(path)
+    if not explicit and not required and not config_module.exists(path, command=command):
         return None
-    return config_module.load(path)
+    return config_module.load(path, command=command)
 
 
 # ----- the real table -------------------------------------------------------------------
