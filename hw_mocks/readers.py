@@ -58,7 +58,8 @@ class FakeCardReaders:
             if place in self.offline_places:
                 return
             if uid in self.present[place]:
-                raise ValueError(f"card {uid} already lies on reader {place}")
+                raise ValueError(f"card {uid} already lies on reader {place} "
+                                 "(it has to leave before it can arrive again)")
             self.present[place].add(uid)
             post = self._post
         assert post is not None
@@ -72,7 +73,8 @@ class FakeCardReaders:
             if uid not in self.present[place]:
                 if place in self.offline_places:
                     return
-                raise ValueError(f"card {uid} is not on reader {place}")
+                raise ValueError(f"card {uid} is not on reader {place} (it never arrived there, "
+                                 "or has left already)")
             self.present[place].discard(uid)
             post = self._post
         assert post is not None

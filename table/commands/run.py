@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import random
 import signal
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +76,29 @@ def on_a_pi() -> bool:
 def fail(text: str, status: int = 2) -> int:
     print(f"cardtable run: {text}", file=sys.stderr)
     return status
+
+
+def say(text: str, *, flush: bool = False) -> None:
+    """Print a line on stdout; when its reader has gone (`cardtable run ... |
+    head`), stop printing quietly and let the table finish its work."""
+    global _stdout_gone
+    if _stdout_gone:
+        return
+    try:
+        print(text, flush=flush)
+    except BrokenPipeError:
+        _stdout_gone = True
+        # Later writes, and the interpreter's last flush, go nowhere instead of failing.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # a stdout that is not a file (tests)
+            pass
+        finally:
+            os.close(devnull)
+
+
+_stdout_gone = False
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,7 +161,7 @@ def run_pi(args: argparse.Namespace) -> int:
         signal.signal(sig, lambda *_: stop.set())
     ctl.start()
     status = f"{len(config.seats)} seats, {ctl.session.selection.game}, {ctl.state}"
-    print(f"cardtable run: ready ({status}); journal in {state}", flush=True)
+    say(f"cardtable run: ready ({status}); journal in {state}", flush=True)
     try:
         from table.sd_notify import supervise
     except ModuleNotFoundError:
@@ -223,7 +248,7 @@ def run_mock(args: argparse.Namespace) -> int:
         temp = tempfile.TemporaryDirectory(prefix="cardtable-")
         state = Path(temp.name)
         if not args.quiet:
-            print(f"(no --state: the journal is kept in {state} until the end of this run)")
+            say(f"(no --state: the journal is kept in {state} until the end of this run)")
     settings = dataclasses.replace(settings, has_dealer_reader=dealer)
     mock = MockTable(seats=seats, dealer_reader=dealer, screen=settings.screen)
     seeds = random.Random(args.seed) if args.seed is not None else None
@@ -235,30 +260,50 @@ def run_mock(args: argparse.Namespace) -> int:
     resumed = ctl.session.seq
     if not args.quiet:
         if resumed:
-            print(f"resumed from the journal (entry {resumed}): {ctl.state}")
+            say(f"resumed from the journal (entry {resumed}): {ctl.state}")
         ctl.on_notice(lambda n: _print_notice(n, ctl))
     frames = _frame_saver(args.frames, mock) if args.frames else None
     player = Player(ctl, mock, ctl.registry)
     status = 0
     try:
-        player.pace = args.pace
-        player.run(events)
-    except EventsError as exc:
+        play(player, events, str(args.events), args.pace)
+    except ImpossibleEvent as exc:
         status = fail(str(exc), 1)
     except JournalError as exc:
         status = fail(str(exc), 1)
     if ctl.failed:
         status = fail(ctl.failed, 1)
-    print(f"state: {ctl.state}; journal: {ctl.session.seq} entries in {state}")
+    say(f"state: {ctl.state}; journal: {ctl.session.seq} entries in {state}")
     if not args.quiet:
-        print(mock.display.ascii())
+        say(mock.display.ascii())
     if frames is not None:
-        print(f"{frames()} frames saved in {args.frames}")
+        say(f"{frames()} frames saved in {args.frames}")
     ctl.close()
     mock.close()
     if temp is not None:
         temp.cleanup()
     return status
+
+
+class ImpossibleEvent(ValueError):
+    """An event of the file that cannot happen on the table as it is then."""
+
+
+def play(player: Any, events: list[Any], source: str, pace: float = 0.0) -> None:
+    """Play the events in order; stop at the first that cannot happen (a card
+    arriving twice, leaving a reader it never reached), naming its line."""
+    from table.events_script import describe
+
+    for ev in events:
+        try:
+            player.play(ev)
+        except ValueError as exc:
+            raise ImpossibleEvent(
+                f"{source}, line {ev.line}: `{describe(ev)}` cannot happen: {exc}. "
+                "The events before it were played (and kept in the journal); "
+                "nothing after it was.") from None
+        if pace:
+            time.sleep(pace)
 
 
 def _frame_saver(folder: Path, mock: Any) -> Any:
@@ -279,21 +324,21 @@ def _print_notice(n: Any, ctl: Any) -> None:
         return
     if n.kind == "accepted":
         what = d.get("card") or d.get("choice") or n.text
-        print(f"seat {d.get('seat')}: {what} accepted")
+        say(f"seat {d.get('seat')}: {what} accepted")
     elif n.kind == "refused":
-        print(f"refused: {n.text}")
+        say(f"refused: {n.text}")
     elif n.kind == "revoke":
-        print(f"revoke: {n.text}")
+        say(f"revoke: {n.text}")
     elif n.kind == "trick":
-        print(f"trick {n.text}: seat {d['winner']} takes {d['points']} "
+        say(f"trick {n.text}: seat {d['winner']} takes {d['points']} "
               f"({' '.join(d['cards'])})")
     elif n.kind == "hand":
         if "points" in d:
-            print(f"hand {n.text}: points {d['points']}, match {d['state']}")
+            say(f"hand {n.text}: points {d['points']}, match {d['state']}")
         else:
-            print(f"hand {n.text}")
+            say(f"hand {n.text}")
     elif n.kind == "undone":
-        print(f"taken back: {n.text}")
+        say(f"taken back: {n.text}")
     else:
         extra = " ".join(f"{k}={v}" for k, v in d.items())
-        print(f"{n.kind} {n.text} {extra}".rstrip())
+        say(f"{n.kind} {n.text} {extra}".rstrip())
