@@ -90,6 +90,16 @@ def test_new_hand_with_hands_refuses_a_turned_card_the_dealer_does_not_hold(turn
     assert refused.value.reason == got["reason"]
 
 
+def test_new_hand_given_only_the_leader_checks_the_turned_card_too():
+    ref = Referee()
+    assert ask(ref, op="new_hand", game="sueca", leader=0, shown=["As"], hands=HANDS) == {
+        "ok": True, "trump": "s", "used": 1, "leader": 0}
+    got = ask(ref, op="new_hand", game="sueca", leader=0, shown=["Ah"], hands=HANDS)
+    assert got["reason"] == "not_in_hand" and "Seat 3" in got["message"]
+    assert ask(ref, op="play", seat=0, card="2c") == {"ok": True}   # the first hand goes on
+    assert ask(ref, op="new_hand", game="sueca", leader=1, shown=["7c"], hands=HANDS)["ok"]
+
+
 def test_new_hand_with_hands_unknown_takes_any_turned_card():
     ref = Referee()
     assert ask(ref, op="new_hand", game="sueca", state=DEALER_3, shown=["2h"]) == {

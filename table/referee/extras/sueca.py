@@ -56,8 +56,19 @@ def op_settle(ref: Referee, req: Request) -> Answer:
 
 
 def op_new_hand_sueca(ref: Referee, req: Request) -> Answer:
+    previous = ref.hand
     answer = op_new_hand(ref, req)
     hand = ref.require_hand()
+    if hand.state is None and "shown" in req and hand.deal.hands is not None:
+        # Given only the leader, the dealer is still the seat before him, and
+        # the turned-up card is his (the generic op checks it with a state).
+        game = _sueca(hand.game)
+        dealer = (hand.deal.leader - 1) % game.players
+        turned = req.cards(game, "shown")[0]
+        if turned not in hand.deal.hand_of(dealer):
+            ref.hand = previous
+            raise IllegalPlay("not_in_hand", seat=dealer, card=turned.code,
+                              family=game.pack.family)
     hand.extra["before"] = hand.state
     return answer
 
