@@ -256,3 +256,18 @@ def test_a_games_own_op_on_the_hand_in_play_may_leave_out_the_game():
                              "next": {"step": "draw", "seat": 1}}
     # with no hand in play there is no game to take: the op is unknown
     assert ask(Referee(), {"op": "meld", "seat": 0, "melds": []})["reason"] == "bad_request"
+
+
+def test_filicau_shown_cards_must_be_the_dealers_when_hands_are_given():
+    hands = [["Oa", "Ah", "Th", "Aa", "7a", "Al", "8b", "9b"],
+             ["Ol", "Kh", "9h", "Ta", "Ka", "Tl", "7l", "7b"],
+             ["Oh", "Uh", "8h", "Ua", "9a", "Kl", "Ab", "Tb"],
+             ["Ob", "7h", "8a", "Ul", "9l", "8l", "Kb", "Ub"]]
+    ref = Referee()
+    got = ask(ref, {"op": "new_hand", "game": "filicau", "hands": hands, "shown": ["Ah"],
+                    "state": {"status": "even", "dealer": 3}})
+    assert got["ok"] is False and got["reason"] == "not_in_hand"
+    assert ask(ref, {"op": "play", "seat": 0, "card": "Ah"})["reason"] == "no_hand"
+    got = ask(ref, {"op": "new_hand", "game": "filicau", "hands": hands, "shown": ["Ob", "7h"],
+                    "state": {"status": "even", "dealer": 3}})
+    assert got == {"ok": True, "trump": "h", "used": 2, "leader": 0}
