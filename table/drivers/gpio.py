@@ -41,7 +41,10 @@ class GpioIndicators:
     """The `Indicators` port: one LED per seat (None where a seat has none),
     a status LED and a buzzer ("active" or "passive"), any of them absent.
 
-    `time_scale` shortens the buzzer patterns (tests)."""
+    `seat_patterns` and `status_pattern` are the patterns last asked for
+    (also for a seat without an LED): what the table means to show, which
+    the simulator draws and tests read. `time_scale` shortens the buzzer
+    patterns (tests)."""
 
     def __init__(self, pin_factory: Any, seat_pins: Sequence[int | None],
                  status_pin: int | None = None, buzzer_pin: int | None = None, *,
@@ -77,6 +80,8 @@ class GpioIndicators:
             self.close()
             raise
         self.time_scale = time_scale
+        self.seat_patterns: dict[int, LedPattern] = dict.fromkeys(range(len(seat_pins)), "off")
+        self.status_pattern: LedPattern = "off"
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._player: threading.Thread | None = None
@@ -90,14 +95,16 @@ class GpioIndicators:
         if not 0 <= seat < len(self.seat_leds):
             raise ValueError(f"there is no seat {seat} (seats 0..{len(self.seat_leds) - 1})")
         led = self.seat_leds[seat]
-        if led is not None:
-            with self._lock:
+        with self._lock:
+            self.seat_patterns[seat] = pattern
+            if led is not None:
                 _drive(led, pattern)
 
     def status_led(self, pattern: LedPattern) -> None:
         _check_pattern(pattern)
-        if self.status is not None:
-            with self._lock:
+        with self._lock:
+            self.status_pattern = pattern
+            if self.status is not None:
                 _drive(self.status, pattern)
 
     # ----- buzzer -------------------------------------------------------------------
@@ -277,5 +284,12 @@ class GpioButtons:
 
     def close(self) -> None:
         self.stop()
+        # gpiozero's hold thread of each Button looks for a stop only every
+        # 0.1 s: wake them all at once, so closing does not wait for each in turn.
+        for b in self.buttons.values():
+            thread = getattr(b, "_hold_thread", None)
+            if thread is not None:
+                thread.stopping.set()
+                thread.holding.set()
         for b in self.buttons.values():
             b.close()

@@ -168,6 +168,10 @@ class SpiReaders:
                         reader.pcd.antenna(False)
                     except OSError:
                         pass
+                if reader.state == "online":
+                    # its field is off now: the next start brings it up again
+                    # (what lay on it is still known, so only changes are posted)
+                    reader.state = "new"
 
     def close(self) -> None:
         self.stop()
