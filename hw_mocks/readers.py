@@ -4,13 +4,18 @@ Tests and the simulator say what happens on the cloth (`arrive`, `leave`,
 `offline`, `back`); the fake posts the same events a real reader driver
 posts, and keeps what lies on each reader so impossible sequences (a card
 leaving a reader it never reached) are refused at once with a clear error.
+
+Like the real drivers (tests/contract/ holds them all to one contract), the
+readers report only while started: a card that comes or goes while they are
+stopped is reported when they start, as the difference between what lies on
+each reader and what was last reported.
 """
 
 from __future__ import annotations
 
 import threading
 
-from table.ports import DEALER, CardArrived, CardLeft, Post, ReaderBack, ReaderOffline
+from table.ports import DEALER, CardArrived, CardLeft, Event, Post, ReaderBack, ReaderOffline
 
 
 def normalise_uid(uid: str) -> str:
@@ -28,16 +33,29 @@ class FakeCardReaders:
         if seats < 1:
             raise ValueError("a table has at least one seat")
         self.places = list(range(seats)) + ([DEALER] if dealer_reader else [])
+        #: What lies on each reader now (on an offline reader: nothing it can see).
         self.present: dict[int, set[str]] = {p: set() for p in self.places}
         self.offline_places: set[int] = set()
+        self._reported: dict[int, set[str]] = {p: set() for p in self.places}
         self._post: Post | None = None
         self._lock = threading.Lock()
 
     def start(self, post: Post) -> None:
-        self._post = post
+        """Start reporting: first the cards that came or went while stopped."""
+        with self._lock:
+            self._post = post
+            events: list[Event] = []
+            for place in self.places:
+                now, told = self.present[place], self._reported[place]
+                events += [CardArrived(place, uid) for uid in sorted(now - told)]
+                events += [CardLeft(place, uid) for uid in sorted(told - now)]
+                self._reported[place] = set(now)
+        for event in events:
+            post(event)
 
     def stop(self) -> None:
-        self._post = None
+        with self._lock:
+            self._post = None
 
     @property
     def started(self) -> bool:
@@ -47,8 +65,21 @@ class FakeCardReaders:
         if place not in self.present:
             names = ", ".join("dealer" if p == DEALER else str(p) for p in self.places)
             raise ValueError(f"there is no reader at place {place} (readers: {names})")
-        if self._post is None:
-            raise RuntimeError("the readers are not started: nothing would hear the card")
+
+    def _send(self, event: Event) -> None:
+        """Post `event` if started (called with the lock held; posts after)."""
+        post = self._post
+        if post is None:
+            return
+        if isinstance(event, CardArrived):
+            self._reported[event.seat].add(event.uid)
+        elif isinstance(event, CardLeft):
+            self._reported[event.seat].discard(event.uid)
+        self._lock.release()
+        try:
+            post(event)
+        finally:
+            self._lock.acquire()
 
     def arrive(self, place: int, uid: str) -> None:
         """A card comes into the field of the reader at `place`."""
@@ -61,9 +92,7 @@ class FakeCardReaders:
                 raise ValueError(f"card {uid} already lies on reader {place} "
                                  "(it has to leave before it can arrive again)")
             self.present[place].add(uid)
-            post = self._post
-        assert post is not None
-        post(CardArrived(place, uid))
+            self._send(CardArrived(place, uid))
 
     def leave(self, place: int, uid: str) -> None:
         """The card goes out of the field of the reader at `place`."""
@@ -76,9 +105,7 @@ class FakeCardReaders:
                 raise ValueError(f"card {uid} is not on reader {place} (it never arrived there, "
                                  "or has left already)")
             self.present[place].discard(uid)
-            post = self._post
-        assert post is not None
-        post(CardLeft(place, uid))
+            self._send(CardLeft(place, uid))
 
     def offline(self, place: int, detail: str = "") -> None:
         """The reader stops answering (cable pulled, chip reset)."""
@@ -86,14 +113,11 @@ class FakeCardReaders:
             self._check(place)
             self.offline_places.add(place)
             self.present[place].clear()
-            post = self._post
-        assert post is not None
-        post(ReaderOffline(place, detail))
+            self._reported[place].clear()
+            self._send(ReaderOffline(place, detail))
 
     def back(self, place: int) -> None:
         with self._lock:
             self._check(place)
             self.offline_places.discard(place)
-            post = self._post
-        assert post is not None
-        post(ReaderBack(place))
+            self._send(ReaderBack(place))

@@ -4,14 +4,11 @@ impossible requests clearly."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from PIL import Image
 
 from hw_mocks.clock import FakeClock
 from hw_mocks.display import FakeDisplay
-from hw_mocks.gpio import GpioButtons, GpioIndicators, mock_factory
 from hw_mocks.readers import FakeCardReaders
 from hw_mocks.table import MockTable
 from table.ports import (
@@ -63,61 +60,29 @@ def test_the_display_is_luma_s_dummy_device():
         d.show(Image.new("1", (128, 64)))
 
 
-def test_leds_and_buzzer_drive_gpiozero_mock_pins():
-    factory = mock_factory()
-    ind = GpioIndicators(factory, [4, 27], 26, 12)
-    ind.seat_led(1, "on")
-    assert factory.pin(27).state and not factory.pin(4).state
-    ind.seat_led(1, "off")
-    assert not factory.pin(27).state
-    ind.seat_led(0, "fast_blink")
-    time.sleep(0.35)                       # gpiozero's own blink thread runs in real time
-    changes = [s.state for s in factory.pin(4).states]
-    assert changes.count(True) >= 2 and changes.count(False) >= 2
-    ind.seat_led(0, "off")
-    ind.status_led("on")
-    assert factory.pin(26).state
-    ind.buzz("ok")
-    time.sleep(0.15)
-    assert True in [s.state for s in factory.pin(12).states]
-    assert ind.buzzes == ["ok"]
-    ind.seat_led(DEALER, "on")             # the dealer's place has no LED: nothing happens
-    with pytest.raises(ValueError, match="no LED for seat 5"):
-        ind.seat_led(5, "on")
-    with pytest.raises(ValueError, match="unknown LED pattern"):
-        ind.seat_led(0, "disco")
+def test_the_mock_table_s_leds_buttons_and_buzzer_are_the_real_adapters():
+    from table.drivers.gpio import GpioButtons as RealButtons
+    from table.drivers.gpio import GpioIndicators as RealIndicators
+
+    mock = MockTable(seats=2)
+    assert isinstance(mock.indicators, RealIndicators)
+    assert type(mock.buttons) is RealButtons
+    mock.indicators.buzz("ok")
+    assert mock.indicators.buzzes == ["ok"]
     with pytest.raises(ValueError, match="unknown buzzer pattern"):
-        ind.buzz("tune")
-    ind.close()
-
-
-def test_buttons_post_presses_and_long_presses_measured_on_the_clock():
-    factory = mock_factory()
-    clock = FakeClock()
-    posted = []
-    buttons = GpioButtons(factory, {"ok": 5, "undo": 6, "menu": 13}, clock, hold_s=1.0)
-    factory.pin(5).drive_low()
-    factory.pin(5).drive_high()
-    assert posted == []                    # not started: nobody hears it
-    buttons.start(posted.append)
-    factory.pin(6).drive_low()
-    clock.advance(0.3)
-    factory.pin(6).drive_high()
-    factory.pin(6).drive_low()
-    clock.advance(1.2)
-    factory.pin(6).drive_high()
-    assert posted == [ButtonPressed("undo"), ButtonPressed("undo", long=True)]
-    buttons.close()
-    with pytest.raises(ValueError, match="unknown button"):
-        GpioButtons(mock_factory(), {"play": 5}, clock)
+        mock.indicators.buzz("tune")
+    assert mock.indicators.buzzes == ["ok"]    # a refused pattern is not kept
+    mock.close()
 
 
 def test_readers_post_what_happens_on_the_cloth_and_refuse_the_impossible():
     readers = FakeCardReaders(seats=2)
-    with pytest.raises(RuntimeError, match="not started"):
-        readers.arrive(0, "04AA0000")
     posted = []
+    readers.arrive(0, "04EE0000")          # lies there before anybody listens
     readers.start(posted.append)
+    assert posted == [CardArrived(0, "04EE0000")]     # reported at start, as a real reader
+    readers.leave(0, "04EE0000")
+    posted.clear()
     readers.arrive(0, "04:aa:00:00")
     readers.arrive(DEALER, "04BB0000")
     readers.leave(0, "04AA0000")
@@ -135,6 +100,21 @@ def test_readers_post_what_happens_on_the_cloth_and_refuse_the_impossible():
     assert posted == [CardArrived(0, "04AA0000"), CardArrived(DEALER, "04BB0000"),
                       CardLeft(0, "04AA0000"), ReaderOffline(DEALER, "cable"),
                       ReaderBack(DEALER)]
+
+
+def test_stopped_readers_report_the_differences_when_started_again():
+    readers = FakeCardReaders(seats=2, dealer_reader=False)
+    posted = []
+    readers.start(posted.append)
+    readers.arrive(0, "04AA0000")
+    readers.arrive(1, "04BB0000")
+    readers.stop()
+    readers.leave(0, "04AA0000")           # taken away while nobody listened
+    readers.arrive(0, "04CC0000")
+    assert posted == [CardArrived(0, "04AA0000"), CardArrived(1, "04BB0000")]
+    posted.clear()
+    readers.start(posted.append)
+    assert posted == [CardArrived(0, "04CC0000"), CardLeft(0, "04AA0000")]
 
 
 def test_the_mock_table_presses_buttons_through_the_pins():
