@@ -2,7 +2,9 @@
 
 In order: the configuration; the device nodes (SPI, I2C, GPIO, the reader
 hub) and whether this user may open them; each directly wired reader's
-VersionReg (0x91/0x92 for a genuine MFRC522); the LEDs, buzzer and display
+VersionReg (0x91/0x92 for a genuine MFRC522); the reader hub's version and,
+for each channel a seat uses, whether its reader answers the hub (the hub's
+`VER` and `CARDS` answers); the LEDs, buzzer and display
 test patterns (a person watches and listens); and a live read test, seat by
 seat, that also shows a card seen by two seats at once (crosstalk). Every
 finding is printed as it comes, then a summary of what to do.
@@ -112,7 +114,12 @@ class DoctorParts:
     #: Opens the readers when they are needed (after the version registers
     #: are read, so the doctor and the readers' driver never hold the same pins).
     open_readers: Callable[[], Any] | None = None
+    #: The hub's readers' driver (`HubReaders`, not started), to ask the hub
+    #: for its version and its channels (None: no hub to ask).
+    open_hub: Callable[[], Any] | None = None
     errors: dict[str, str] = field(default_factory=dict)
+    #: Called last by `close()` (the mock's fake hub is unplugged).
+    closers: list[Callable[[], None]] = field(default_factory=list)
 
     def close(self) -> None:
         for part in (self.readers, self.indicators, self.display):
@@ -122,6 +129,8 @@ class DoctorParts:
                     close()
                 except Exception:  # noqa: BLE001, S110 - closing after a failed check
                     pass
+        for close in self.closers:
+            close()
 
 
 def open_parts(config: Config, pin_factory: Any = None) -> DoctorParts:
@@ -150,7 +159,16 @@ def open_parts(config: Config, pin_factory: Any = None) -> DoctorParts:
         parts.errors["indicators"] = f"{type(exc).__name__}: {exc}"
     factory = parts.pin_factory
     parts.open_readers = lambda: open_readers(config, factory)
+    if config.uses_hub():
+        parts.open_hub = lambda: _hub_driver(config)
     return parts
+
+
+def _hub_driver(config: Config) -> Any:
+    from table.drivers.hub_readers import open_from_config
+    from table.drivers.reader_wiring import hub_places
+
+    return open_from_config(hub_places(config), config.hub)
 
 
 def _spidev_open(bus: int, device: int) -> Any:
@@ -169,7 +187,7 @@ class Doctor:
     def __init__(self, config: Config, parts: DoctorParts, *, system: System | None = None,
                  out: Callable[[str], None] = print, sleep: Callable[[float], None] = time.sleep,
                  live: bool = True, wait_s: float = 20.0, settle_s: float = 0.8,
-                 check_nodes: bool = True, pace: float = 1.0) -> None:
+                 check_nodes: bool = True, pace: float = 1.0, hub_wait_s: float = 3.0) -> None:
         self.config = config
         self.parts = parts
         self.system = system or System()
@@ -179,6 +197,7 @@ class Doctor:
         self.wait_s = wait_s
         self.settle_s = settle_s
         self.check_nodes = check_nodes
+        self.hub_wait_s = hub_wait_s
         self.findings: list[Finding] = []
 
     def add(self, status: Status, topic: str, text: str, fix: str = "") -> None:
@@ -197,6 +216,7 @@ class Doctor:
         else:
             self.add("info", "devices", "device nodes not checked (mock hardware)")
         self.reader_versions()
+        self.hub_channels()
         self.ensure_readers()
         self.patterns()
         if self.live:
@@ -277,10 +297,6 @@ class Doctor:
     def reader_versions(self) -> None:
         places = self.config.readers_by_place()
         spi = {p: r for p, r in places.items() if isinstance(r, SpiReader)}
-        for place, r in places.items():
-            if isinstance(r, HubReader):
-                self.add("info", place_name(self.config, place),
-                         f"on {r.describe()}: checked by the live read test")
         if not spi:
             return
         if self.parts.spi_open is None or self.parts.pin_factory is None:
@@ -333,6 +349,65 @@ class Doctor:
         else:
             self.add("warn", topic, f"{r.describe()}: unknown chip (VersionReg 0x{value:02X})",
                      "it may not be an MFRC522; check the reader board")
+
+    # ----- the reader hub -----------------------------------------------------------------
+
+    def hub_channels(self) -> None:
+        """Ask the hub for its version and its channels' state; name each
+        seat whose reader does not answer the hub."""
+        from table.drivers.hub_readers import HUB_CS_PINS
+
+        places = {p: r for p, r in self.config.readers_by_place().items()
+                  if isinstance(r, HubReader)}
+        if not places:
+            return
+        if self.parts.open_hub is None:
+            for place, r in places.items():
+                self.add("info", place_name(self.config, place),
+                         f"on {r.describe()}: the hub was not asked (no hub here)")
+            return
+        try:
+            result = self.parts.open_hub().probe(self.hub_wait_s)
+        except Exception as exc:  # noqa: BLE001 - reported as a finding
+            self.add("fail", "hub", f"cannot be asked: {type(exc).__name__}: {exc}",
+                     "stop the service first (sudo systemctl stop cardtable), then check the "
+                     "lines above")
+            return
+        where = result.port or self.config.hub.port
+        if result.error:
+            self.add("fail", "hub", f"{where}: {result.error}",
+                     "plug the hub into a USB port of the Pi (a data cable, not a charging-only "
+                     "one); stop the service first if it runs (sudo systemctl stop cardtable)")
+            return
+        if not result.version:
+            self.add("fail", "hub", f"{where}: no answer to VER in {self.hub_wait_s:g} s",
+                     "is it the reader hub? Copy the hub's firmware to the Pico "
+                     "(mpremote cp firmware/*.py :, see firmware/PROTOCOL.md) and plug it "
+                     "in again")
+        else:
+            name, version, protocol = (*result.version, "", "", "")[:3]
+            if protocol == "1":
+                self.add("ok", "hub", f"{where}: {name} {version}, protocol {protocol}")
+            else:
+                self.add("warn", "hub", f"{where}: {name} {version} speaks protocol "
+                         f"{protocol or '?'}; this program speaks protocol 1",
+                         "update the hub's firmware from this version's firmware/ folder")
+        for place, r in places.items():
+            topic = place_name(self.config, place)
+            answers = result.answers.get(place)
+            if answers is None:
+                self.add("fail", topic, f"{r.describe()}: the hub did not list its channels "
+                         f"in {self.hub_wait_s:g} s",
+                         "unplug the hub and plug it in again, then run the doctor again")
+            elif answers:
+                cards = result.cards.get(place, ())
+                lying = f"; a card lies on it ({', '.join(cards)})" if cards else ""
+                self.add("ok", topic, f"{r.describe()}: the reader answers{lying}")
+            else:
+                self.add("fail", topic, f"{r.describe()}: the reader does not answer",
+                         "check this reader's wires to the hub: 3.3 V, GND, SCK (GP18), MOSI "
+                         "(GP19), MISO (GP16), RST (GP22) and its chip select, SDA on the "
+                         f"board (GP{HUB_CS_PINS[r.channel]}); see firmware/PROTOCOL.md")
 
     def ensure_readers(self) -> None:
         p = self.parts

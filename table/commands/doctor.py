@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
 
 def mock_parts(config: Any) -> Any:
     """The doctor's parts on the fakes: gpiozero's MockFactory, a display
-    that keeps its frame, the fake readers (nobody puts cards on them)."""
+    that keeps its frame, the fake readers (nobody puts cards on them), and
+    for hub readers a fake hub (the real firmware on a pty) to ask."""
     from hw_mocks.readers import FakeCardReaders
     from table.doctor import DoctorParts
     from table.drivers import make_pin_factory
@@ -76,8 +77,19 @@ def mock_parts(config: Any) -> Any:
     from table.drivers.gpio import GpioIndicators
 
     factory = make_pin_factory("mock")
-    return DoctorParts(
+    parts = DoctorParts(
         pin_factory=factory, display=NoDisplay(config.display.size),
         indicators=GpioIndicators(factory, [s.led for s in config.seats], config.leds.status,
                                   config.buzzer.pin, buzzer_kind=config.buzzer.kind),
         readers=FakeCardReaders(len(config.seats), config.dealer is not None))
+    if config.uses_hub():
+        from hw_mocks.fake_hub import FakeHub
+        from table.drivers.hub_readers import HubReaders
+        from table.drivers.reader_wiring import hub_places
+
+        hub = FakeHub(channels=8)
+        hub.plug()
+        channels = {place: r.channel for place, r in hub_places(config).items()}
+        parts.open_hub = lambda: HubReaders(channels, find_port=hub.find_port)
+        parts.closers.append(hub.unplug)
+    return parts

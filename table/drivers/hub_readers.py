@@ -23,6 +23,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from table.drivers.hub_protocol import (
@@ -39,6 +40,23 @@ log = logging.getLogger(__name__)
 
 HUB_USB_ID = "2e8a:0005"
 DEFAULT_PORT = "/dev/cardtable-hub"
+#: The Pico's chip select pin of each channel (firmware/hubconfig.py CS_PINS).
+HUB_CS_PINS = (17, 20, 21, 26, 27, 28, 14, 15)
+
+
+@dataclass(frozen=True)
+class HubProbe:
+    """What the hub answered when asked (`HubReaders.probe`): the port, its
+    `VER` answer (name, version, protocol; empty when it never answered),
+    and per place whether its channel's reader answers (None: the hub sent
+    no `CARDS` line) and the cards lying on it. `error` says why the hub
+    could not be asked at all."""
+
+    port: str | None
+    version: tuple[str, ...]
+    answers: dict[int, bool | None]
+    cards: dict[int, tuple[str, ...]]
+    error: str = ""
 
 
 class _MonotonicClock:
@@ -91,6 +109,8 @@ class HubReaders:
         self.max_lines_per_s = max_lines_per_s
         self.counters: collections.Counter[str] = collections.Counter()
         self.hub_version: tuple[str, ...] = ()
+        #: The hub's whole answer to VER: name, version, protocol version.
+        self.hub_info: tuple[str, ...] = ()
         self.online: dict[int, bool | None] = dict.fromkeys(channels, None)
         self.cards: dict[int, set[str]] = {place: set() for place in channels}
         self._splitter = LineSplitter()
@@ -127,6 +147,39 @@ class HubReaders:
     @property
     def connected(self) -> bool:
         return self._serial is not None
+
+    def probe(self, timeout_s: float = 3.0) -> HubProbe:
+        """Ask the hub, without starting the readers' thread, for its version
+        (`VER`) and for what every channel holds (`CARDS`), waiting at most
+        `timeout_s` for the answers; then let go of the port (`cardtable
+        doctor`). Posts nothing."""
+        if self._thread is not None:
+            raise RuntimeError("the hub readers are running: probe the hub before starting them")
+        offline: list[str] = []
+        self._post = lambda event: offline.append(getattr(event, "detail", ""))
+        self.hub_version = ()
+        self.hub_info = ()
+        cards_before = self.counters["cards_lines"]
+        port: str | None = None
+        try:
+            port = self.find_port()
+            if not self.connect():
+                return HubProbe(port, (), dict.fromkeys(self.online), {},
+                                error=next((d for d in offline if d), "it cannot be opened"))
+            deadline = time.monotonic() + timeout_s
+            while time.monotonic() < deadline and self._serial is not None and not (
+                    self.hub_info and self.counters["cards_lines"] > cards_before):
+                self.read_once()
+            answered = self.counters["cards_lines"] > cards_before
+            return HubProbe(
+                port, self.hub_info,
+                {place: (self.online[place] if answered else None) for place in self.online},
+                {place: tuple(sorted(uids)) for place, uids in self.cards.items()},
+                error="" if self._serial is not None or self.hub_info else
+                next((d for d in offline if d), "the hub went away"))
+        finally:
+            self._close()
+            self._post = lambda event: None
 
     # ----- the thread -----------------------------------------------------------
 
@@ -259,6 +312,7 @@ class HubReaders:
 
     def _on_ver(self, fields: tuple[str, ...]) -> None:
         self.hub_version = fields[:2]
+        self.hub_info = fields
 
     def _on_ok(self, fields: tuple[str, ...]) -> None:
         pass
@@ -295,6 +349,7 @@ class HubReaders:
             self._reader_online(place, bool(mask >> channel & 1), "the reader does not answer")
 
     def _on_cards(self, fields: tuple[str, ...]) -> None:
+        self.counters["cards_lines"] += 1
         for channel, place in self.places.items():
             held = fields[channel] if channel < len(fields) else "!"
             if held == "!":
