@@ -100,3 +100,16 @@ def test_the_command_asks_the_fake_hub_on_mock_hardware(tmp_path, capsys):
     out = capsys.readouterr().out
     assert ": cardtable-hub 1.0.0, protocol 1" in out
     assert "OK    the dealer's reader: hub channel 5: the reader answers" in out
+
+
+def test_the_chip_selects_named_are_the_firmware_s():
+    import ast
+    from pathlib import Path
+
+    from table.drivers.hub_readers import HUB_CS_PINS
+
+    source = (Path(__file__).resolve().parents[2] / "firmware" / "hubconfig.py").read_text()
+    tree = ast.parse(source)
+    (value,) = [n.value for n in tree.body if isinstance(n, ast.Assign)
+                and getattr(n.targets[0], "id", "") == "CS_PINS"]
+    assert ast.literal_eval(value) == HUB_CS_PINS
