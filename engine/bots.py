@@ -33,12 +33,10 @@ class Bot(Protocol):
 
 def legal_from(deal: Deal, seat: int, hand: Sequence[Card]) -> list[Card]:
     """The legal cards of `hand` for `seat` now, whether or not the deal knows the hands."""
-    if not isinstance(deal, Deal):
-        return list(hand)  # a game with its own kind of hand: let the flow judge
     if deal.hands_known:
         return list(deal.legal_cards(seat)) or list(hand)
     trick = deal.current_trick
-    legal = deal.game.legal_subset(deal.trump, trick, list(hand))
+    legal = deal.game.legal_subset(deal.trump, trick, list(hand), **deal.context())
     return legal or list(hand)
 
 

@@ -217,6 +217,12 @@ class Deal:
                 seen.add(c)
                 yield c
 
+    def context(self) -> dict[str, object]:
+        """What a stateless legal question about this deal needs besides the
+        trump, the trick and the hand (`Game.legal_subset(..., **context)`):
+        nothing by default; Fildinsky says whether the stock is empty."""
+        return {}
+
     def check(self, seat: int, card: Card | str) -> None:
         """Raise `IllegalPlay` if `seat` may not play `card` now; change nothing."""
         self._validate(seat, card)

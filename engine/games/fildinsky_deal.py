@@ -273,6 +273,9 @@ class FildinskyDeal(Deal):
     def stock_empty(self) -> bool:
         return self.stock_left == 0
 
+    def context(self) -> dict[str, object]:
+        return {"stock_empty": self.stock_empty}
+
     def hand_of(self, seat: int) -> list[Card]:
         return self.pack.cards_of(self.known_of(seat))
 

@@ -67,6 +67,7 @@ class SimTable:
         if bad:
             raise ValueError(f"{settings.game} has seats 0..{self.players - 1}, not {bad}")
         self.strategy = make_bot(bot)
+        self.seed = seed
         self.rng = random.Random(seed)
         self.rig = Rig(settings, state_dir, seats=self.players, seed=seed)
         self.log: list[LogLine] = []
@@ -375,8 +376,11 @@ class SimTable:
         key = (match.id, hand.number)
         if key != self._hand_key:
             self._hand_key = key
-            self.dealt = match.game.deal(random.Random(self.rng.randrange(2**62)),
-                                         hand.state.dealer)
+            # The real cards of a hand depend only on the seed, the match and
+            # the hand number, so a simulator restarted on the same journal
+            # (after a power cut or a kill) deals the very same cards.
+            deck = random.Random(f"{self.seed}:{match.id}:{hand.number}")
+            self.dealt = match.game.deal(deck, hand.state.dealer)
             self._rebuild([])
         actions = hand.actions
         if len(actions) < self._seen_actions:
@@ -444,7 +448,8 @@ class SimTable:
         if c not in mine:
             return False
         try:
-            legal = deal.game.legal_subset(deal.trump, deal.current_trick, mine)
+            legal = deal.game.legal_subset(deal.trump, deal.current_trick, mine,
+                                           **deal.context())
         except (EngineError, ValueError):
             return True
         return c in legal

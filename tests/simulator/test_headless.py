@@ -196,3 +196,36 @@ def test_bots_finish_variants_with_steps_any_seat_may_take(game, options):
         assert sim.state == "match_over", [line.text for line in sim.log[-3:]]
     finally:
         sim.close()
+
+
+@pytest.mark.parametrize("knowledge", ["open", "scan", "dealt"])
+@pytest.mark.parametrize("game", ["filicau", "sueca", "filko"])
+def test_a_simulator_killed_mid_match_resumes_from_its_journal(tmp_path, game, knowledge):
+    """A new simulator on the same state folder (as after `kill -9` and a
+    restart with the same --state and --seed) finishes the match with no refusal."""
+    settings = demo_settings(game, {} if game == "sueca" else {"match_length": 2}, knowledge)
+    first = SimTable(settings, seed=5, state_dir=tmp_path)
+    first.start()
+    for _ in range(45):  # into the second hand
+        first.advance()
+    # dropped without closing anything, as a killed process would be
+    second = SimTable(settings, seed=5, state_dir=tmp_path)
+    try:
+        second.start()
+        assert second.match is not None and second.match.hand is not None
+        second.run_bots()
+        assert second.state == "match_over", [line.text for line in second.log[-3:]]
+        assert not [line for line in second.log if line.kind == "error"]
+    finally:
+        second.close()
+
+
+def test_fildinsky_bots_play_a_whole_game_to_2000_without_a_refusal():
+    """With hands unknown the bots must still play only legal cards in the last
+    eight tricks (they ask with the deal's context: the stock is empty)."""
+    sim = run_demo(TableSettings(game="fildinsky", knowledge="open"), seed=2)
+    try:
+        assert sim.state == "match_over"
+        assert not [line.text for line in sim.log if line.kind == "error"]
+    finally:
+        sim.close()
