@@ -2,8 +2,14 @@
 
 `render(view, size)` gives a mode "1" image of `size` (128×64, 128×32 or
 128×128; other sizes work with the nearest layout). Nothing here reads the
-clock, the controller or the disk except the bundled font (DejaVu Sans
-Condensed, which has every Romanian and Hungarian letter).
+clock, the controller or the disk except the bundled fonts (DejaVu Sans and
+DejaVu Sans Condensed, which have every Romanian and Hungarian letter).
+
+Legibility at a few pixels a letter: the small screens use DejaVu Sans at 8
+and 9 px, whose O is round where the condensed face's O at 10 px looks like
+a D ("OK" read "DK"); and every digit zero gets a slash across its hole, so
+a score of 0 is never taken for the rank O (Over) of the German pack, nor
+for a D.
 """
 
 from __future__ import annotations
@@ -29,27 +35,31 @@ from table.screens.view import (
     View,
 )
 
-FONT_PATH = Path(__file__).parent / "fonts" / "DejaVuSansCondensed.ttf"
+FONTS = Path(__file__).parent / "fonts"
+#: The faces: "sans" for the small screens, "condensed" for the tall one.
+FACES: dict[str, str] = {"sans": "DejaVuSans.ttf", "condensed": "DejaVuSansCondensed.ttf"}
+FONT_PATH = FONTS / FACES["condensed"]
 SIZES: tuple[tuple[int, int], ...] = ((128, 64), (128, 32), (128, 128))
 
 
 @dataclass(frozen=True)
 class Layout:
-    """Font size, line pitch and suit-sign scale for a screen height."""
+    """Font face and size, line pitch and suit-sign scale for a screen height."""
 
     font_size: int
     pitch: int
     scale: int
     lines: int
+    face: str = "sans"
 
     @classmethod
     def for_size(cls, size: tuple[int, int]) -> Layout:
         h = size[1]
         if h < 48:
-            return cls(9, 11, 1, max(1, h // 11))
+            return cls(8, 11, 1, max(1, h // 11))
         if h < 96:
-            return cls(10, 12, 1, h // 12)
-        return cls(14, 16, 2, h // 16)
+            return cls(9, 12, 1, h // 12)
+        return cls(14, 16, 2, h // 16, "condensed")
 
     @property
     def compact(self) -> bool:
@@ -57,14 +67,48 @@ class Layout:
 
 
 @lru_cache(maxsize=8)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONT_PATH), size)
+def font(size: int, face: str = "sans") -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONTS / FACES[face]), size)
 
 
 @lru_cache(maxsize=4096)
-def text_width(size: int, text: str) -> int:
+def text_width(size: int, text: str, face: str = "sans") -> int:
     """Pixels `text` takes in the font at `size` (cached: screens repeat their texts)."""
-    return int(font(size).getlength(text) + 0.5)
+    return int(font(size, face).getlength(text) + 0.5)
+
+
+@lru_cache(maxsize=8)
+def zero_slash(size: int, face: str = "sans") -> tuple[tuple[int, int], ...]:
+    """The pixels, relative to where a "0" is drawn, of a stroke from the top
+    right to the bottom left of the zero's hole: the slashed zero that tells
+    the digit from the letters O and D."""
+    f = font(size, face)
+    w, h = int(f.getlength("0")) + 4, size * 2
+    img = Image.new("1", (w, h), 0)
+    draw = ImageDraw.Draw(img)
+    draw.fontmode = "1"
+    draw.text((0, 0), "0", font=f, fill=1)
+    # the hole: dark pixels not reachable from the border
+    px = img.load()
+    outside = {(x, y) for x in range(w) for y in (0, h - 1)} | {
+        (x, y) for y in range(h) for x in (0, w - 1)}
+    todo = [p for p in outside if not px[p]]
+    seen = set(todo)
+    while todo:
+        x, y = todo.pop()
+        for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if 0 <= q[0] < w and 0 <= q[1] < h and q not in seen and not px[q]:
+                seen.add(q)
+                todo.append(q)
+    hole = [(x, y) for x in range(w) for y in range(h) if not px[x, y] and (x, y) not in seen]
+    if not hole:
+        return ()
+    x0, x1 = min(x for x, _ in hole), max(x for x, _ in hole)
+    y0, y1 = min(y for _, y in hole), max(y for _, y in hole)
+    stroke = Image.new("1", (w, h), 0)
+    ImageDraw.Draw(stroke).line((x1, y0 + 1, x0, y1 - 1), fill=1)
+    sp = stroke.load()
+    return tuple((x, y) for x, y in hole if sp[x, y])
 
 
 class Canvas:
@@ -73,7 +117,8 @@ class Canvas:
     def __init__(self, size: tuple[int, int], inverse: bool = False) -> None:
         self.size = size
         self.layout = Layout.for_size(size)
-        self.font = font(self.layout.font_size)
+        self.font = font(self.layout.font_size, self.layout.face)
+        self._slash = zero_slash(self.layout.font_size, self.layout.face)
         # lit pixels are 255, as in an image read back from a PNG
         self.ink = 0 if inverse else 255
         self.paper = 255 - self.ink
@@ -86,11 +131,18 @@ class Canvas:
         return self.size[0]
 
     def text_width(self, text: str) -> int:
-        return text_width(self.layout.font_size, text)
+        return text_width(self.layout.font_size, text, self.layout.face)
 
     def text(self, x: int, y: int, text: str, ink: int | None = None) -> int:
-        """Draw `text` with its top at `y`; returns the x after it."""
-        self.draw.text((x, y), text, font=self.font, fill=self.ink if ink is None else ink)
+        """Draw `text` with its top at `y` (every zero slashed); returns the x after it."""
+        fill = self.ink if ink is None else ink
+        self.draw.text((x, y), text, font=self.font, fill=fill)
+        if "0" in text and self._slash:
+            zero = self.font.getlength("0")
+            for i, ch in enumerate(text):
+                if ch == "0":
+                    left = round(x + self.font.getlength(text[:i + 1]) - zero)
+                    self.draw.point([(left + dx, y + dy) for dx, dy in self._slash], fill=fill)
         return x + self.text_width(text)
 
     def sign(self, x: int, y: int, suit: str, family: str, ink: int | None = None) -> int:

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from table.screens import i18n
-from table.screens.render import SIZES, font, render
+from table.screens.render import SIZES, Layout, font, render
 from table.screens.suits import suit_sign
 from table.screens.view import (
     CardFace,
@@ -78,15 +78,22 @@ def test_the_suit_signs_are_all_different_and_scale_by_whole_pixels():
         suit_sign("x", "german")
 
 
-@pytest.mark.parametrize("pair", ["aă", "aâ", "iî", "sș", "tț", "oő", "uű", "oö", "eé"])
-def test_the_font_draws_every_romanian_and_hungarian_letter(pair):
+@pytest.mark.parametrize("layout", [Layout.for_size(s) for s in SIZES],
+                         ids=lambda lay: f"{lay.face}{lay.font_size}")
+@pytest.mark.parametrize("pair", ["aă", "aâ", "iî", "sș", "tț", "oő", "uű", "oö", "eé",
+                                  "AĂ", "SȘ", "OŐ"])
+def test_the_font_draws_every_romanian_and_hungarian_letter(pair, layout):
+    f = font(layout.font_size, layout.face)
+
     def draw(ch):
-        img = Image.new("1", (20, 20))
-        ImageDraw.Draw(img).text((2, 2), ch, font=font(10), fill=255)
+        img = Image.new("1", (24, 24))
+        d = ImageDraw.Draw(img)
+        d.fontmode = "1"
+        d.text((2, 4), ch, font=f, fill=255)
         return img
     plain, accented = (draw(c) for c in pair)
     assert ImageChops.difference(plain, accented).getbbox() is not None
-    assert font(10).getmask(pair[1]).getbbox() is not None
+    assert f.getmask(pair[1]).getbbox() is not None
 
 
 def presenter_texts():
