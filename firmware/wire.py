@@ -34,10 +34,10 @@ def parse_command(line):
     a bare `KIND[,f...]` typed by a person. Returns (KIND, [fields])."""
     if len(line) > MAX_COMMAND:
         raise BadCommand("LONG")
-    try:
-        text = line.decode()
-    except UnicodeError:
-        raise BadCommand("BADCHAR")
+    for byte in line:
+        if byte >= 0x80:  # not ASCII (UTF-8 letters would pass isalpha below)
+            raise BadCommand("BADCHAR")
+    text = line.decode()
     text = text.strip()
     if text.startswith("$"):
         star = text.rfind("*")

@@ -147,6 +147,8 @@ def test_a_reader_that_stops_answering_is_reported_and_comes_back(hub):
     (b"PLAY", ("ERR", ["-", "BADCMD", "PLAY"])),
     (b"$VER*0000", ("ERR", ["-", "BADCRC"])),
     (b"\xff\xfe", ("ERR", ["-", "BADCHAR"])),
+    (b"V\xc3\x89R", ("ERR", ["-", "BADCHAR"])),  # valid UTF-8, not ASCII
+    (b"$V\xc3\x89R*0000", ("ERR", ["-", "BADCHAR"])),
     (b"x" * 200, ("ERR", ["-", "LONG"])),
 ])
 def test_commands_and_bad_commands(hub, command, answer):
@@ -156,6 +158,15 @@ def test_commands_and_bad_commands(hub, command, answer):
     port.inbox = command + b"\r\n"
     h.step()
     assert kinds(port) == [answer]
+
+
+def test_any_byte_above_0x7f_is_badchar_before_anything_else():
+    for byte in range(0x80, 0x100):
+        for line in (bytes([byte]) + b"VER", b"VER" + bytes([byte]), b"RATE,5" + bytes([byte])):
+            with pytest.raises(wire.BadCommand) as caught:
+                wire.parse_command(line)
+            assert caught.value.code == "BADCHAR", line
+    assert wire.parse_command(b"VER") == ("VER", [])
 
 
 def test_a_checksummed_command_works_and_the_rate_is_used(hub):
