@@ -118,6 +118,6 @@ def test_garbage_and_floods_on_the_wire_are_dropped_and_reading_goes_on(rig):
         flooder.join()
     assert driver.counters["bad_checksum"] >= 50
     assert driver.counters["not_ascii"] == 1 and driver.counters["overlong"] == 1
-    started = time.monotonic()
-    driver.stop()
-    assert time.monotonic() - started < 2
+    driver.stop()  # returns with the reading thread ended, though the wire was flooded
+    assert not any(t.name == "hub-readers" and t.is_alive() for t in threading.enumerate())
+    assert not driver.connected
