@@ -12,10 +12,11 @@ What is emulated (datasheet MFRC522 rev. 3.9, sections 8 to 10):
 * the timer (TAuto start at the end of a transmission, stop when a reply
   starts, TAutoRestart, TStartNow/TStopNow, TCounterValReg);
 * the CRC coprocessor (CalcCRC with the ModeReg preset), TxCRCEn/RxCRCEn;
-* the commands Idle, Mem, Generate RandomID, CalcCRC, Transmit,
-  NoCmdChange, Receive, Transceive (stays active; each transmission needs
-  StartSend), MFAuthent (MIFARE Classic keys; Crypto1 is transparent) and
-  SoftReset; soft power-down; RcvOff;
+* the commands Idle, Mem (takes the FIFO's bytes; the 25-byte internal
+  buffer is not kept), CalcCRC, Transmit, NoCmdChange, Receive, Transceive
+  (stays active; each transmission needs StartSend), MFAuthent (MIFARE
+  Classic keys; Crypto1 is transparent) and SoftReset; soft power-down;
+  RcvOff. Generate RandomID and unknown codes end at once and do nothing;
 * the antenna (TxControlReg Tx1RFEn/Tx2RFEn) powering the cards in its field;
   bit-oriented frames (TxLastBits, RxAlign, RxLastBits) and collisions
   (CollErr, CollReg with CollPos/CollPosNotValid, ValuesAfterColl);
