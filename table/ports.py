@@ -71,11 +71,27 @@ Post = Callable[[Event], None]
 
 @runtime_checkable
 class CardReaders(Protocol):
-    """All the table's readers. `start` begins posting card and reader events."""
+    """All the table's readers. `start` begins posting card and reader events.
+
+    Optional: `use_places` (see `PlaceSelectingReaders`), which the
+    controller calls, where the readers have it, when a match starts or resumes."""
 
     def start(self, post: Post) -> None: ...
 
     def stop(self) -> None: ...
+
+
+@runtime_checkable
+class PlaceSelectingReaders(CardReaders, Protocol):
+    """Readers that can leave out the places a match does not use."""
+
+    def use_places(self, places: frozenset[int]) -> None:
+        """Only the readers of `places` (the seats in play, and DEALER when the
+        table has the dealer's reader) read from now on; the others get their
+        antenna off (no crosstalk, no card powered) and are not polled, so no
+        card is reported from them. Cards reported on a reader that goes out of
+        use are reported as left; cards on a reader that comes back into use
+        are reported when read. A place without a reader is ignored."""
 
 
 @runtime_checkable
