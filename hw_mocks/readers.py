@@ -9,6 +9,11 @@ Like the real drivers (tests/contract/ holds them all to one contract), the
 readers report only while started: a card that comes or goes while they are
 stopped is reported when they start, as the difference between what lies on
 each reader and what was last reported.
+
+`use_places` (table.ports.PlaceSelectingReaders) is recorded in `use_calls`;
+a reader left out is dark, as with its antenna off: cards still come and go
+on it (`present`) but none is reported until it is in use again, and the
+cards reported on it when it goes dark are reported as left.
 """
 
 from __future__ import annotations
@@ -37,6 +42,10 @@ class FakeCardReaders:
         self.present: dict[int, set[str]] = {p: set() for p in self.places}
         self.offline_places: set[int] = set()
         self._reported: dict[int, set[str]] = {p: set() for p in self.places}
+        #: The places whose readers read (all, until `use_places` says otherwise).
+        self.in_use: frozenset[int] = frozenset(self.places)
+        #: Every `use_places` call, as given.
+        self.use_calls: list[frozenset[int]] = []
         self._post: Post | None = None
         self._lock = threading.Lock()
 
@@ -44,13 +53,34 @@ class FakeCardReaders:
         """Start reporting: first the cards that came or went while stopped."""
         with self._lock:
             self._post = post
-            events: list[Event] = []
-            for place in self.places:
-                now, told = self.present[place], self._reported[place]
-                events += [CardArrived(place, uid) for uid in sorted(now - told)]
-                events += [CardLeft(place, uid) for uid in sorted(told - now)]
-                self._reported[place] = set(now)
+            events = self._catch_up()
         for event in events:
+            post(event)
+
+    def _seen(self, place: int) -> set[str]:
+        """What the reader at `place` reads: nothing while it is dark."""
+        return self.present[place] if place in self.in_use else set()
+
+    def _catch_up(self) -> list[Event]:
+        """The differences between what is read and what was reported (lock held)."""
+        events: list[Event] = []
+        for place in self.places:
+            now, told = self._seen(place), self._reported[place]
+            events += [CardArrived(place, uid) for uid in sorted(now - told)]
+            events += [CardLeft(place, uid) for uid in sorted(told - now)]
+            self._reported[place] = set(now)
+        return events
+
+    def use_places(self, places: frozenset[int]) -> None:
+        """Only the readers of `places` read; the others go dark (see the
+        module docstring). Places without a reader are ignored."""
+        with self._lock:
+            self.use_calls.append(frozenset(places))
+            self.in_use = frozenset(p for p in self.places if p in places)
+            post = self._post
+            events = self._catch_up() if post is not None else []
+        for event in events:
+            assert post is not None
             post(event)
 
     def stop(self) -> None:
@@ -92,7 +122,8 @@ class FakeCardReaders:
                 raise ValueError(f"card {uid} already lies on reader {place} "
                                  "(it has to leave before it can arrive again)")
             self.present[place].add(uid)
-            self._send(CardArrived(place, uid))
+            if place in self.in_use:
+                self._send(CardArrived(place, uid))
 
     def leave(self, place: int, uid: str) -> None:
         """The card goes out of the field of the reader at `place`."""
@@ -105,7 +136,8 @@ class FakeCardReaders:
                 raise ValueError(f"card {uid} is not on reader {place} (it never arrived there, "
                                  "or has left already)")
             self.present[place].discard(uid)
-            self._send(CardLeft(place, uid))
+            if place in self.in_use:
+                self._send(CardLeft(place, uid))
 
     def offline(self, place: int, detail: str = "") -> None:
         """The reader stops answering (cable pulled, chip reset)."""

@@ -21,6 +21,7 @@ from table.ports import (
     Clock,
     Display,
     Indicators,
+    PlaceSelectingReaders,
     ReaderBack,
     ReaderOffline,
 )
@@ -115,6 +116,29 @@ def test_stopped_readers_report_the_differences_when_started_again():
     posted.clear()
     readers.start(posted.append)
     assert posted == [CardArrived(0, "04CC0000"), CardLeft(0, "04AA0000")]
+
+
+def test_readers_left_out_of_the_match_are_dark_and_report_no_card():
+    readers = FakeCardReaders(seats=4)
+    assert isinstance(readers, PlaceSelectingReaders)
+    posted = []
+    readers.start(posted.append)
+    readers.arrive(3, "04AA0000")
+    readers.use_places(frozenset({0, 1, DEALER, 7}))  # 7: no such reader, ignored
+    assert readers.use_calls == [frozenset({0, 1, DEALER, 7})]
+    assert posted == [CardArrived(3, "04AA0000"), CardLeft(3, "04AA0000")]  # no longer read
+    posted.clear()
+    readers.arrive(2, "04BB0000")          # onto a dark reader: never reported
+    readers.leave(3, "04AA0000")
+    readers.arrive(3, "04CC0000")
+    readers.arrive(1, "04DD0000")          # a reader in use reads as ever
+    assert posted == [CardArrived(1, "04DD0000")]
+    readers.stop()
+    readers.start(posted.append)           # catching up keeps the dark readers dark
+    assert posted == [CardArrived(1, "04DD0000")]
+    posted.clear()
+    readers.use_places(frozenset({0, 1, 2, 3}))  # a bigger game: they read again
+    assert posted == [CardArrived(2, "04BB0000"), CardArrived(3, "04CC0000")]
 
 
 def test_the_mock_table_presses_buttons_through_the_pins():
