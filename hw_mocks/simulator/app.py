@@ -163,6 +163,7 @@ class TableScreen(Screen[None]):
         self.config = config
         self.paused = False
         self.blink = False
+        self.cell = "half"
         self._hand_key: tuple[Any, ...] = ()
         self._generation = 0
         self._log_seen = 0
@@ -193,8 +194,23 @@ class TableScreen(Screen[None]):
         self.sub_title = (f"{self.sim.settings.knowledge} table, "
                           f"language {self.sim.settings.language}")
         self.sim.start()
-        self.set_interval(max(self.config.pace, 0.05), self.tick)
+        self._timer = self.set_interval(max(self.config.pace, 0.05), self.tick)
         self.set_interval(0.4, self._blink)
+        self._fit(self.app.size.width, self.app.size.height)
+        self.refresh_table()
+
+    # ----- the size of the terminal ------------------------------------------------------------
+
+    #: Below this many columns or rows the OLED is drawn with 2x2-pixel cells.
+    FULL_SIZE = (150, 52)
+
+    def _fit(self, width: int, height: int) -> None:
+        small = width < self.FULL_SIZE[0] or height < self.FULL_SIZE[1]
+        self.cell = "quad" if small else "half"
+        self.set_class(small, "small")
+
+    def on_resize(self, event: Any) -> None:
+        self._fit(event.size.width, event.size.height)
         self.refresh_table()
 
     # ----- the clock of the simulation --------------------------------------------------------
@@ -213,7 +229,8 @@ class TableScreen(Screen[None]):
     def refresh_table(self) -> None:
         frame = self.sim.frame
         if frame is not None:
-            self.query_one("#oled", Static).update(Text(frame_text(frame), style="white on black"))
+            self.query_one("#oled", Static).update(
+                Text(frame_text(frame, self.cell), style="white on black"))
         self.refresh_leds()
         self.refresh_hands()
         log = self.query_one("#log", RichLog)
@@ -225,7 +242,9 @@ class TableScreen(Screen[None]):
         waiting = self.sim.waiting_for()
         who = "" if waiting is None else f", waiting for seat {waiting + 1}"
         faults = self.sim.faults
+        tight = self.app.size.width < 100 or self.app.size.height < 34
         self.query_one("#status", Static).update(
+            ("enlarge the window (at least 100x34)  |  " if tight else "") +
             f"{st}{who}  |  faults: {faults.misreads} misreads, {faults.crosstalk} crosstalk, "
             f"{faults.power_cuts} power cuts, readers off: "
             f"{sorted(s + 1 for s in faults.offline) or '-'}"
@@ -328,8 +347,10 @@ class TableScreen(Screen[None]):
         self.refresh_table()
 
     def action_speed(self, factor: float) -> None:
+        """`+` halves the time between moves, `-` doubles it."""
         self.config.pace = min(5.0, max(0.05, self.config.pace * factor))
-        self.set_interval(self.config.pace, self.tick)
+        self._timer.stop()
+        self._timer = self.set_interval(self.config.pace, self.tick)
 
     def action_reveal(self) -> None:
         self.config.show_all_hands = not self.config.show_all_hands
@@ -347,6 +368,9 @@ class SimApp(App[None]):
     #middle { height: 40; }
     #oled-box { width: 134; }
     #oled { width: 130; height: 34; border: heavy $primary; }
+    TableScreen.small #middle { height: 1fr; }
+    TableScreen.small #oled-box { width: 70; }
+    TableScreen.small #oled { width: 66; height: 18; }
     #controls { height: 3; }
     #indicators { height: 1; }
     #log { width: 1fr; border: round $panel; }

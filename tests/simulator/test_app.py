@@ -85,6 +85,7 @@ def test_a_person_plays_a_hand_with_the_mouse_and_sees_refusals():
                 assert oled_text(app) == frame_text(sim.frame)
                 played += 1
             assert played == 8 or sim.state == "match_result"
+            assert refused == 1, "the hand never offered an illegal card to try"
     run(scenario())
 
 
@@ -101,6 +102,7 @@ def test_keys_play_cards_and_press_buttons():
                     break
                 # seat 1 deals: show the cards in the order received, by number key
                 await pilot.press(str(len(sim._hand().flow.shown) + 1))
+            app.screen.paused = True  # the bots wait: UNDO must take back our card
             deal = sim._hand().flow.deal
             hand = sim.hand_of(0)
             legal = list(deal.legal_cards(0))
@@ -108,10 +110,19 @@ def test_keys_play_cards_and_press_buttons():
             await pilot.pause(0.1)
             assert len(sim.hand_of(0)) == 7
             # UNDO asks to confirm; OK takes the card back into the hand
-            app.screen.paused = True
             await pilot.press("u")
             assert sim.state == "match_undo"
             await pilot.press("o")
+            await pilot.pause(0.1)
+            assert len(sim.hand_of(0)) == 8
+            # the same with the buttons on the screen
+            now = sim.hand_of(0)
+            await pilot.press(str(now.index(legal[0]) + 1))
+            await pilot.pause(0.1)
+            assert len(sim.hand_of(0)) == 7
+            await pilot.click("#btn-undo")
+            assert sim.state == "match_undo"
+            await pilot.click("#btn-ok")
             await pilot.pause(0.1)
             assert len(sim.hand_of(0)) == 8
     run(scenario())
@@ -147,6 +158,37 @@ def test_a_demo_in_the_window_plays_by_itself():
             await wait_for(pilot, lambda: sim.state == "match_over", limit=60)
             await pilot.pause(0.2)
             assert oled_text(app) == frame_text(sim.frame)
+    run(scenario())
+
+
+def test_pace_keys_change_the_pace_without_adding_timers():
+    async def scenario():
+        app = SimApp(SimConfig(game="filicau", humans=(), pace=0.4, seed=3), ask_setup=False)
+        async with app.run_test(size=(200, 60)) as pilot:
+            screen = app.screen
+            timers = [screen._timer]
+            for key, pace in [("minus", 0.8), ("minus", 1.6), ("plus", 0.8)]:
+                await pilot.press(key)
+                assert screen.config.pace == pytest.approx(pace)
+                timers.append(screen._timer)
+            # every earlier move timer was stopped: one pace at a time
+            assert len(set(map(id, timers))) == 4
+            assert all(t._task is None for t in timers[:-1])
+            assert timers[-1]._task is not None
+    run(scenario())
+
+
+def test_a_small_terminal_draws_the_oled_with_quadrant_cells():
+    async def scenario():
+        app = SimApp(SimConfig(game="filicau", humans=(), pace=0.05, seed=3), ask_setup=False)
+        async with app.run_test(size=(110, 40)) as pilot:
+            sim = app.sim
+            await wait_for(pilot, lambda: sim.frame is not None and sim.state != "ready")
+            await pilot.pause(0.2)
+            app.screen.paused = True
+            await pilot.pause(0.2)
+            assert app.screen.cell == "quad"
+            assert oled_text(app) == frame_text(sim.frame, "quad")
     run(scenario())
 
 

@@ -39,3 +39,32 @@ def test_the_drawing_round_trips_to_the_same_pixels(w, h, data):
             ch = lines[y // 2][x]
             lit = ch == "█" or (ch == "▀" and y % 2 == 0) or (ch == "▄" and y % 2 == 1)
             assert lit == bool(img.getpixel((x, y)))
+
+
+def test_quadrant_cells_show_two_by_two_pixels():
+    img = Image.new("1", (4, 2), 0)
+    img.putpixel((0, 0), 1)
+    img.putpixel((1, 1), 1)  # cell 0: top left + bottom right
+    img.putpixel((2, 0), 1)
+    img.putpixel((3, 0), 1)
+    img.putpixel((2, 1), 1)  # cell 1: all but bottom right
+    assert frame_lines(img, "quad") == ["▚▛"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 12), st.data())
+def test_quadrant_drawing_round_trips_to_the_same_pixels(w, h, data):
+    bits = data.draw(st.lists(st.booleans(), min_size=w * h, max_size=w * h))
+    img = Image.new("1", (w, h), 0)
+    for i, on in enumerate(bits):
+        if on:
+            img.putpixel((i % w, i // w), 1)
+    lines = frame_lines(img, "quad")
+    assert len(lines) == (h + 1) // 2 and all(len(line) == (w + 1) // 2 for line in lines)
+    masks = {"▘": 8, "▝": 4, "▖": 2, "▗": 1, "▀": 12, "▄": 3, "▌": 10, "▐": 5, "▚": 9,
+             "▞": 6, "▛": 14, "▜": 13, "▙": 11, "▟": 7, "█": 15, " ": 0}
+    for y in range(h):
+        for x in range(w):
+            m = masks[lines[y // 2][x // 2]]
+            bit = {(0, 0): 8, (1, 0): 4, (0, 1): 2, (1, 1): 1}[(x % 2, y % 2)]
+            assert bool(m & bit) == bool(img.getpixel((x, y)))
