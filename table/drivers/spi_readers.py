@@ -15,12 +15,14 @@ RST tied to 3.3 V, nothing is driven). `stop()` releases only the pins this
 driver set up: never `GPIO.cleanup()` of everything.
 
 Only readers being polled have their antenna on: readers left out with
-`poll_only` (seats not in the game), readers offline (while they are brought
+`use_places`/`poll_only` (seats not in the game: the controller says which
+when a match starts or resumes), readers offline (while they are brought
 back) and every reader after `stop()` have their field off, so they neither
-power cards nor disturb their neighbours. (Switching each field on only for
-its own poll is not done: a card loses power and its HALT state with the
-field, and needs up to 5 ms to wake, so presence by HALT/WUPA and 100 polls
-a second would both be lost.)
+power cards nor disturb their neighbours. A reader left out is not polled at
+all (no SPI traffic); the cards it had reported are reported as left.
+(Switching each field on only for its own poll is not done: a card loses
+power and its HALT state with the field, and needs up to 5 ms to wake, so
+presence by HALT/WUPA and 100 polls a second would both be lost.)
 """
 
 from __future__ import annotations
@@ -86,6 +88,8 @@ class _Reader:
     retry_at: float = 0.0
     detail: str = ""
     faults: int = field(default=0)
+    #: ReaderOffline was posted and no ReaderBack since (kept while it is off).
+    reported_offline: bool = False
 
 
 class SpiReaders:
@@ -108,6 +112,8 @@ class SpiReaders:
         self._stopping = threading.Event()
         self._lock = threading.Lock()
         self._post: Post | None = None
+        #: Events made outside a poll (by poll_only), posted by the next poll.
+        self._pending: list[Event] = []
         self.cycles = 0
         try:
             devices = _devices_for(places)
@@ -177,10 +183,16 @@ class SpiReaders:
         self.stop()
         self._release()
 
+    def use_places(self, places: frozenset[int]) -> None:
+        """The `CardReaders` option (table.ports.PlaceSelectingReaders): `poll_only`."""
+        self.poll_only(places)
+
     def poll_only(self, places: Iterable[int]) -> None:
         """Poll only the readers of `places`; the others' antennas go off (a
         seat not in the game then neither powers cards nor disturbs its
-        neighbours). Their cards are forgotten without events."""
+        neighbours) and they get no SPI traffic at all. The cards they had
+        reported are reported as left by the next poll; a reader back in use
+        is brought up at the next poll (its field on, its cards read again)."""
         wanted = set(places)
         with self._lock:
             for reader in self._readers:
@@ -193,6 +205,8 @@ class SpiReaders:
                         except OSError:
                             pass
                     reader.state = "off"
+                    self._pending += [CardLeft(reader.place, uid.hex().upper())
+                                      for uid in reader.tracker.present]
                     reader.tracker.misses.clear()
 
     # ----- polling --------------------------------------------------------------
@@ -210,8 +224,8 @@ class SpiReaders:
 
     def poll_once(self) -> list[Event]:
         """One pass over every reader; the events it produced."""
-        events: list[Event] = []
         with self._lock:
+            events, self._pending = self._pending, []
             for reader in self._readers:
                 events += self._poll(reader)
             self.cycles += 1
@@ -238,16 +252,19 @@ class SpiReaders:
                 + [CardLeft(reader.place, uid.hex().upper()) for uid in result.left])
 
     def _bring_up(self, reader: _Reader) -> list[Event]:
-        was_offline = reader.state == "offline"
         try:
             self._init(reader)
         except ReaderFault as fault:
-            if was_offline:
+            if reader.reported_offline:  # said already (also before it was left out)
+                reader.state = "offline"
                 reader.retry_at = self.clock.now() + self.retry_s
                 return []
             return self._went_offline(reader, str(fault))
         reader.state = "online"
-        return [ReaderBack(reader.place)] if was_offline else []
+        if reader.reported_offline:
+            reader.reported_offline = False
+            return [ReaderBack(reader.place)]
+        return []
 
     def _went_offline(self, reader: _Reader, detail: str) -> list[Event]:
         try:
@@ -255,6 +272,7 @@ class SpiReaders:
         except OSError:
             pass
         reader.state = "offline"
+        reader.reported_offline = True
         reader.detail = detail
         reader.retry_at = self.clock.now() + self.retry_s
         log.warning("reader at place %d is offline: %s", reader.place, detail)

@@ -10,9 +10,18 @@ import threading
 import pytest
 
 from hw_mocks import fake_rpi
-from hw_mocks.mfrc522 import Board, MifareClassic1K, Ntag213, VirtualClock
+from hw_mocks.mfrc522 import Board, MifareClassic1K, Ntag213, State, VirtualClock
+from hw_mocks.mfrc522.chip import TX_CONTROL
+from hw_mocks.mfrc522.frames import to_bytes
 from table.drivers.spi_readers import ReaderSetupError, SpiReaders, Wiring
-from table.ports import DEALER, CardArrived, CardLeft, ReaderBack, ReaderOffline
+from table.ports import (
+    DEALER,
+    CardArrived,
+    CardLeft,
+    PlaceSelectingReaders,
+    ReaderBack,
+    ReaderOffline,
+)
 
 STICKER = "04A1B2C3D4E5F6"
 #: Five readers on hardware chip enables (SPI0 CE0/CE1, SPI1 CE0-2) and two on
@@ -226,15 +235,85 @@ def test_only_the_configured_pins_are_touched_and_released():
     assert not any(r.antenna_on for r in board.readers)
 
 
-def test_readers_left_out_have_their_antenna_off_and_report_nothing():
+def test_readers_left_out_of_the_match_are_dark_and_get_no_spi_traffic():
     board, readers = make(3)
-    polls(readers, 1)
-    readers.poll_only([0, 2])
+    assert isinstance(readers, PlaceSelectingReaders)
+    lying = Ntag213(STICKER)
+    put(board, lying, 1)
+    assert polls(readers, 1) == [CardArrived(1, STICKER)]
+    readers.use_places(frozenset({0, 2, DEALER}))  # no dealer's reader here: ignored
+    dark = board.readers[1]
+    assert dark.regs[TX_CONTROL] & 0x03 == 0  # Tx1RFEn and Tx2RFEn off
+    assert lying.state is State.POWER_OFF
+    assert polls(readers, 1) == [CardLeft(1, STICKER)]  # no longer read
+    before = dark.transfers
+    put(board, MifareClassic1K("A1B2C3D4"), 1)
+    assert polls(readers, 20) == []
+    assert dark.transfers == before  # not polled at all
+    assert [r.regs[TX_CONTROL] & 0x03 for r in board.readers] == [0x03, 0, 0x03]
+    readers.use_places(frozenset({0, 1, 2}))
+    assert sorted(polls(readers, 3), key=str) == [CardArrived(1, STICKER),
+                                                 CardArrived(1, "A1B2C3D4")]
+    assert dark.antenna_on
+
+
+def test_the_readers_in_use_are_kept_across_stop_and_start():
+    board, readers = make(2)
+    readers.use_places(frozenset({0}))
+    readers.stop()
+    readers.start(lambda event: None)
+    readers.stop()
     put(board, Ntag213(STICKER), 1)
     assert polls(readers, 3) == []
-    assert [r.antenna_on for r in board.readers] == [True, False, True]
-    readers.poll_only([0, 1, 2])
-    assert polls(readers, 2) == [CardArrived(1, STICKER)]
+    assert not board.readers[1].antenna_on and board.readers[0].antenna_on
+
+
+def test_a_reader_offline_when_left_out_is_reported_back_once_it_answers_in_use():
+    board, readers = make(2, retry_s=1.0)
+    board.readers[1].unplug()
+    assert [type(e) for e in polls(readers, 2)] == [ReaderOffline]
+    readers.use_places(frozenset({0}))
+    board.clock.sleep(2.0)
+    assert polls(readers, 3) == []
+    readers.use_places(frozenset({0, 1}))  # still unplugged: said already, not again
+    board.clock.sleep(2.0)
+    assert polls(readers, 3) == []
+    readers.use_places(frozenset({0}))
+    board.readers[1].plug()
+    readers.use_places(frozenset({0, 1}))
+    assert polls(readers, 3) == [ReaderBack(1)]
+
+
+def test_a_card_lying_still_is_halted_and_woken_by_wupa_at_every_poll():
+    """Presence by HALT and WUPA: a card that was read is sent to HALT, so the
+    next poll's REQA (which only IDLE cards answer) does not read it again; WUPA
+    wakes it from HALT to say it is still there. Every poll of a card lying
+    still is thus exactly REQA (no answer) then WUPA (an answer from HALT)."""
+    board, readers = make()
+    card = Ntag213(STICKER)
+    put(board, card)
+    chip = board.readers[0]
+    assert polls(readers, 1) == [CardArrived(0, STICKER)]
+    chip.catch_up()  # the HLTA reaches the air
+    assert card.state is State.HALT  # read, then halted
+    for _ in range(20):
+        sent = len(chip.frames_sent)
+        assert polls(readers, 1) == []
+        frames = [to_bytes(bits) for bits in chip.frames_sent[sent:]]
+        assert frames == [(bytes([0x26]), 7), (bytes([0x52]), 7)]  # REQA, WUPA: 7-bit frames
+        assert card.state is State.READY and card.from_halt  # woken by WUPA from HALT
+
+
+def test_two_cards_lying_still_are_each_halted_after_every_poll():
+    board, readers = make()
+    cards = [Ntag213(STICKER), MifareClassic1K("A1B2C3D4")]
+    for card in cards:
+        put(board, card)
+    assert len(polls(readers, 2)) == 2
+    for _ in range(10):
+        assert polls(readers, 1) == []
+        board.readers[0].catch_up()  # the last HLTA reaches the air
+        assert [c.state for c in cards] == [State.HALT, State.HALT]
 
 
 def test_a_missing_spi_device_says_how_to_switch_spi_on():
