@@ -21,6 +21,8 @@ class Hub:
         self.chips = list(chips)
         self.trackers = [Tracker(c, misses_to_leave) for c in self.chips]
         self.online = [False] * len(self.chips)
+        # channels polled (USE): the others have their antenna off
+        self.used = [True] * len(self.chips)
         self.port = port
         self.ticks_ms = ticks_ms
         self.ticks_diff = ticks_diff
@@ -86,6 +88,8 @@ class Hub:
         self.read_commands()
         now = self.ticks_ms()
         for i in range(len(self.chips)):
+            if not self.used[i]:
+                continue
             if not self.online[i]:
                 if self.ticks_diff(now, self.retry_at[i]) >= 0:
                     self._bring_up(i, report=False)
@@ -111,6 +115,25 @@ class Hub:
             self.last_heartbeat = now
             uptime = self.ticks_diff(now, self.started) // 1000
             self.send("HB", uptime, self.online_mask(), self.rate)
+
+    def use(self, mask):
+        """Poll only the channels of `mask` (bit n = channel n): the others'
+        antennas go off, their cards are forgotten (no OFF lines) and they
+        are not looked at. A channel back in use is initialised again."""
+        for i in range(len(self.chips)):
+            want = bool(mask >> i & 1)
+            if want == self.used[i]:
+                continue
+            self.used[i] = want
+            if not want:
+                self.trackers[i].misses = {}
+                if self.online[i]:
+                    self.chips[i].antenna_off()
+            elif self.online[i]:
+                self._bring_up(i, report=True)  # antenna on; ERR OFFLINE if it fails
+            else:
+                self.retry_at[i] = self.ticks_ms()  # tried again at the next cycle
+        return mask & ((1 << len(self.chips)) - 1)
 
     def run(self, keep_going=None, feed=None):
         self.boot()
@@ -171,6 +194,12 @@ class Hub:
                 return
             self.rate = rate
             self.send("OK", "RATE", rate)
+        elif kind == "USE":
+            text = fields[0] if len(fields) == 1 else ""
+            if len(text) != 2 or not all(c in "0123456789ABCDEFabcdef" for c in text):
+                self.send("ERR", "-", "BADARG", "USE")
+                return
+            self.send("OK", "USE", "%02X" % self.use(int(text, 16)))
         else:
             self.send("ERR", "-", "BADCMD", kind[:12])
 

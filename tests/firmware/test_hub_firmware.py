@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hw_mocks.mfrc522 import MifareClassic1K, Ntag213
+from hw_mocks.mfrc522.chip import TX_CONTROL
 from hw_mocks.mfrc522.pico import PicoBoard, build_hub, load_firmware
 
 FW = load_firmware()
@@ -194,13 +195,74 @@ def test_a_command_split_over_reads_and_garbage_between(hub):
     assert [k[0] for k in kinds(port) if k[0] != "CARDS"] == ["ERR", "VER"]
 
 
+def command(body):
+    return b"$" + body + b"*%04X\n" % wire.crc16(body)
+
+
+def test_channels_out_of_use_have_their_antenna_off_and_get_no_spi_traffic(hub):
+    h, board, port = hub
+    h.boot()
+    put(board, Ntag213(STICKER), 1)
+    for _ in range(3):
+        h.step()
+    assert ("ON", ["1", STICKER]) in kinds(port)
+    port.inbox = command(b"USE,05")  # channels 0 and 2
+    h.step()
+    assert kinds(port) == [("OK", ["USE", "05"])]
+    dark = board.readers[1]
+    assert dark.regs[TX_CONTROL] & 0x03 == 0  # Tx1RFEn and Tx2RFEn off
+    before = dark.transfers
+    put(board, MifareClassic1K("A1B2C3D4"), 1)
+    for _ in range(10):
+        h.step()
+    assert kinds(port) == []  # no ON, no OFF: the channel is not looked at
+    assert dark.transfers == before
+    assert [r.antenna_on for r in board.readers] == [True, False, True]
+    port.inbox = command(b"CARDS")
+    h.step()
+    assert kinds(port) == [("CARDS", ["", "", ""])]
+    port.inbox = command(b"USE,FF")  # back in use (bits past the hub's 3 channels dropped)
+    h.step()
+    h.step()
+    got = kinds(port)
+    assert got[0] == ("OK", ["USE", "07"]) and dark.antenna_on
+    assert sorted(got[1:]) == [("ON", ["1", STICKER]), ("ON", ["1", "A1B2C3D4"])]
+
+
+def test_a_channel_back_in_use_that_does_not_answer_is_reported_offline(hub):
+    h, board, port = hub
+    h.boot()
+    port.inbox = b"USE,06\n"  # typed in a terminal: channels 1 and 2
+    h.step()
+    board.readers[0].unplug()
+    board.clock.sleep(1.5)
+    for _ in range(3):
+        h.step()
+    assert ("OK", ["USE", "06"]) in kinds(port)  # nothing said about channel 0
+    port.inbox = b"USE,07\n"
+    h.step()
+    assert [k for k in kinds(port) if k[0] != "HB"] == [
+        ("ERR", ["0", "OFFLINE", "VersionReg 0x00"]), ("OK", ["USE", "07"])]
+
+
+@pytest.mark.parametrize("bad", [b"USE", b"USE,5", b"USE,GG", b"USE,0F,1", b"USE,+F", b"USE,100"])
+def test_use_with_a_bad_mask_is_refused_and_changes_nothing(hub, bad):
+    h, board, port = hub
+    h.boot()
+    port.lines()
+    port.inbox = bad + b"\n"
+    h.step()
+    assert kinds(port) == [("ERR", ["-", "BADARG", "USE"])]
+    assert h.used == [True, True, True]
+
+
 def test_every_example_line_in_protocol_md_has_a_right_checksum():
     import re
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[2] / "firmware" / "PROTOCOL.md").read_text()
     examples = re.findall(r"\$[^\s`*]*\*[0-9A-F]{4}", text)
-    assert len(examples) >= 7
+    assert len(examples) >= 8
     for line in examples:
         body, crc = line[1:].rsplit("*", 1)
         assert wire.crc16(body.encode()) == int(crc, 16), line
