@@ -21,13 +21,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "exit status 0 when the replay matches it")
     p.add_argument("--frames", type=Path, metavar="DIR",
                    help="write every OLED frame as PNG, and match.gif, into DIR")
+    p.add_argument("--expect-frames", type=Path, metavar="DIR",
+                   help="with --script: the replay matches only if its OLED frames are "
+                        "the ones recorded in DIR, frame for frame")
     p.add_argument("--export", type=Path, metavar="FILE",
                    help="after a headless demo, write the match as `cardtable export` would")
     p.add_argument("--game", help="game id (see docs/games.md); without it you choose at start")
     p.add_argument("--options", default="{}", help='variant options as JSON, e.g. '
                    '\'{"match_length": 4}\'')
-    p.add_argument("--knowledge", choices=("scan", "dealt", "open"), default="open",
-                   help="how the table learns the hands (default: open)")
+    p.add_argument("--knowledge", choices=("scan", "dealt", "open"), default=None,
+                   help="how the table learns the hands (default: open; for --script, "
+                        "scan when the file holds the hands, else open)")
     p.add_argument("--lang", choices=("en", "ro", "hu"), default="en",
                    help="language of the table's screen")
     p.add_argument("--seat", type=int, default=1,
@@ -50,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.script is not None:
         return _replay(args)
+    args.knowledge = args.knowledge or "open"
     game = args.game or "filicau"
     try:
         _check(game, options, args.seat, args.demo)
@@ -114,10 +119,9 @@ def _headless_demo(args: argparse.Namespace, game: str, options: dict[str, Any])
 def _replay(args: argparse.Namespace) -> int:
     from hw_mocks.simulator.headless import ScriptError, replay
 
-    knowledge = args.knowledge if "--knowledge" in sys.argv else None
     try:
-        result = replay(args.script, frames=args.frames, knowledge=knowledge,
-                        language=args.lang)
+        result = replay(args.script, frames=args.frames, knowledge=args.knowledge,
+                        language=args.lang, expect_frames=args.expect_frames)
     except (ScriptError, OSError) as err:
         print(f"cardtable sim: {err}", file=sys.stderr)
         return 2

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 from engine import get_game
 from engine.cards import Card
 from hw_mocks.simulator.driver import SimTable
@@ -123,9 +125,18 @@ def _seed_for_dealer(game_id: str, options: dict[str, Any], dealer: int) -> int:
 
 
 def replay(script: Path, frames: Path | None = None, knowledge: str | None = None,
-           language: str = "en") -> ReplayResult:
-    """Replay an exported match at a fake table; see the module docstring."""
+           language: str = "en", expect_frames: Path | None = None) -> ReplayResult:
+    """Replay an exported match at a fake table; see the module docstring.
+
+    With `expect_frames` (a folder of `frame_*.png` recorded when the match
+    was played) the replay matches only if its frames are the same, frame for
+    frame. The export does not hold refused taps, nor the knowledge mode and
+    language: pass the same `knowledge` and `language` as when it was played."""
     requests = read_script(script)
+    if expect_frames is not None and frames is None:
+        import tempfile
+
+        frames = Path(tempfile.mkdtemp(prefix="cardtable-replay-"))
     first = requests[0]
     game_id = str(first["game"])
     options = dict(first.get("options") or {})
@@ -160,8 +171,25 @@ def replay(script: Path, frames: Path | None = None, knowledge: str | None = Non
                 break
         else:
             problems.append(f"recorded {len(requests)} requests, replayed {len(got)}")
+    if not problems and expect_frames is not None and frames is not None:
+        problems += compare_frames(Path(expect_frames), Path(frames))
     return ReplayResult(not problems, requests, got, problems,
                         len(recorder.frames) if recorder else 0)
+
+
+def compare_frames(expected: Path, got: Path) -> list[str]:
+    """The first difference between two folders of recorded frames, if any."""
+    want = sorted(expected.glob("frame_*.png"))
+    have = sorted(got.glob("frame_*.png"))
+    if not want:
+        return [f"{expected} holds no frame_*.png to compare with"]
+    for a, b in zip(want, have, strict=False):
+        with Image.open(a) as x, Image.open(b) as y:
+            if x.size != y.size or x.convert("1").tobytes() != y.convert("1").tobytes():
+                return [f"frame {a.name} differs from the replay's {b.name}"]
+    if len(want) != len(have):
+        return [f"recorded {len(want)} frames, replayed {len(have)}"]
+    return []
 
 
 def _hands(requests: list[dict[str, Any]]) -> Iterable[list[dict[str, Any]]]:

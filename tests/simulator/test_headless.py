@@ -61,7 +61,7 @@ def test_demo_and_replay_from_the_command_line_frame_for_frame(tmp_path):
     with Image.open(gif) as anim:
         assert anim.n_frames > 50
     again = cardtable("sim", "--script", str(tmp_path / "m.jsonl"), "--knowledge", "scan",
-                      "--frames", str(tmp_path / "b"))
+                      "--frames", str(tmp_path / "b"), "--expect-frames", str(tmp_path / "a"))
     assert again.returncode == 0, again.stderr
     assert "replay matched" in again.stdout
     a = sorted((tmp_path / "a").glob("frame_*.png"))
@@ -229,3 +229,33 @@ def test_fildinsky_bots_play_a_whole_game_to_2000_without_a_refusal():
         assert not [line.text for line in sim.log if line.kind == "error"]
     finally:
         sim.close()
+
+
+def test_frames_that_differ_make_the_replay_fail(tmp_path):
+    """A match the export cannot reproduce frame for frame: the knowledge mode
+    is not given again (a dealt match replayed as scanned), or a refused tap
+    (the export does not hold it)."""
+    sim = run_demo(demo_settings("filicau", knowledge="dealt"), seed=4, frames=tmp_path / "a",
+                   export=tmp_path / "m.jsonl")
+    sim.close()
+    assert replay(tmp_path / "m.jsonl", knowledge="dealt", expect_frames=tmp_path / "a").matched
+    wrong = replay(tmp_path / "m.jsonl", expect_frames=tmp_path / "a")  # replayed as scan
+    assert not wrong.matched and "frame" in wrong.problems[0]
+
+    sim = SimTable(demo_settings("filicau", knowledge="open"), seed=4)
+    from hw_mocks.simulator.headless import FrameRecorder, attach_recorder, write_export
+
+    rec = FrameRecorder(tmp_path / "c")
+    attach_recorder(sim, rec)
+    sim.start()
+    for _ in range(6):
+        sim.advance()
+    sim.misread(sim.waiting_for() or 0)  # refused: an error screen the export cannot hold
+    sim.run_bots()
+    rec.close()
+    write_export(sim.rig, tmp_path / "n.jsonl")
+    sim.close()
+    proc = cardtable("sim", "--script", str(tmp_path / "n.jsonl"), "--expect-frames",
+                     str(tmp_path / "c"))
+    assert proc.returncode == 1 and "frame" in proc.stderr
+    assert cardtable("sim", "--script", str(tmp_path / "n.jsonl")).returncode == 0

@@ -35,3 +35,22 @@ def test_the_readme_gif_is_an_oled_recording():
     with Image.open(gif) as anim:
         assert anim.size == (384, 192)  # the 128x64 OLED, scaled 3 times
         assert anim.n_frames > 50
+
+
+def test_the_readme_gif_is_the_documented_demo(tmp_path):
+    """`cardtable sim --demo --headless --fast --seed 7 --frames DIR` (see
+    docs/simulator.md) records the frames the committed GIF shows."""
+    from hw_mocks.simulator.headless import demo_settings, run_demo
+
+    sim = run_demo(demo_settings("filicau"), seed=7, frames=tmp_path)
+    sim.close()
+    recorded = [Image.open(p).convert("1") for p in sorted(tmp_path.glob("frame_*.png"))]
+    with Image.open(ROOT / "docs" / "images" / "demo.gif") as anim:
+        shown = []
+        for i in range(anim.n_frames):
+            anim.seek(i)
+            frame = anim.convert("L").resize((128, 64), Image.NEAREST).point(
+                lambda v: 255 if v > 127 else 0).convert("1")
+            shown.append(frame.tobytes())
+    assert shown == [f.tobytes() for f in recorded], \
+        "docs/images/demo.gif is stale: regenerate it with the command in docs/simulator.md"
