@@ -8,6 +8,7 @@ it was dropped; `SequenceCheck` tells new lines from replays and gaps.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 #: Longest line the host accepts from the hub: a CARDS line with a 7-byte
@@ -26,6 +27,16 @@ def crc16(data: bytes, crc: int = 0xFFFF) -> int:
             crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
         crc &= 0xFFFF
     return crc
+
+
+def channel_mask(channels: Iterable[int]) -> str:
+    """Channels 0..7 as the 2-digit hex bit mask `USE` and `HB` carry: {0, 2} -> "05"."""
+    mask = 0
+    for channel in channels:
+        if not 0 <= channel <= 7:
+            raise ValueError(f"hub channels are 0..7, not {channel}")
+        mask |= 1 << channel
+    return f"{mask:02X}"
 
 
 def encode_command(kind: str, *fields: object) -> bytes:

@@ -13,6 +13,12 @@ with a wrong checksum, replayed (an old sequence number), endless (longer
 than 200 characters) or beyond 400 a second (a flooding hub) are dropped and
 counted in `counters`; lost lines (a sequence gap) and dropped floods make
 the driver ask the hub for its cards again.
+
+`use_places` (table.ports.PlaceSelectingReaders) tells the hub which
+channels to poll (`USE`): the others' antennas go off. It is sent again on
+every (re)connection and after the hub boots, and nothing is reported from
+a place out of use whatever the hub says (an older hub firmware without
+`USE` keeps polling them).
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from table.drivers.hub_protocol import (
     Line,
     LineSplitter,
     SequenceCheck,
+    channel_mask,
     encode_command,
     parse_line,
 )
@@ -123,6 +130,10 @@ class HubReaders:
         self._window = (0.0, 0)
         self._flooded = False
         self._last_resync = -1e9
+        #: The places whose readers read (None: all, until `use_places`).
+        self.in_use: frozenset[int] | None = None
+        self._use_request: frozenset[int] | None = None
+        self._use_lock = threading.Lock()
 
     # ----- the port -------------------------------------------------------------
 
@@ -147,6 +158,13 @@ class HubReaders:
     @property
     def connected(self) -> bool:
         return self._serial is not None
+
+    def use_places(self, places: frozenset[int]) -> None:
+        """Only the readers of `places` read (see the module docstring). Taken
+        up by the reading thread (at once if it is not running: at the next
+        connection), which reports the cards of the places left out as left."""
+        with self._use_lock:
+            self._use_request = frozenset(places)
 
     def probe(self, timeout_s: float = 3.0) -> HubProbe:
         """Ask the hub, without starting the readers' thread, for its version
@@ -207,9 +225,34 @@ class HubReaders:
         self._last_alive = self.clock.now()
         log.info("reader hub on %s", path)
         self._send("VER")
+        self._take_use_request()
+        self._configure()
+        self._resync(force=True)
+        return True
+
+    def _configure(self) -> None:
+        """Tell the hub its poll rate and its channels in use (where given)."""
         if self.poll_rate:
             self._send("RATE", self.poll_rate)
-        self._resync(force=True)
+        self._send_use()
+
+    def _send_use(self) -> None:
+        if self.in_use is not None:
+            in_use = self.in_use
+            self._send("USE", channel_mask(c for c, p in self.places.items() if p in in_use))
+
+    def _take_use_request(self) -> bool:
+        """Apply the last `use_places` (on the reading thread): the cards of
+        the places left out are reported as left. True if there was one."""
+        with self._use_lock:
+            request, self._use_request = self._use_request, None
+        if request is None:
+            return False
+        self.in_use = frozenset(p for p in self.places.values() if p in request)
+        for place, cards in self.cards.items():
+            if place not in self.in_use:
+                for uid in sorted(cards):
+                    self._card(place, uid, False, force=True)
         return True
 
     def read_once(self) -> None:
@@ -217,6 +260,8 @@ class HubReaders:
         ser = self._serial
         if ser is None:
             return
+        if self._take_use_request():
+            self._send_use()
         try:
             data = ser.read(max(1, min(int(ser.in_waiting), 4096)))
         except (OSError, ValueError, TypeError) as exc:
@@ -309,6 +354,7 @@ class HubReaders:
         self.counters["boots"] += 1
         self.hub_version = fields[:2]
         log.info("reader hub booted: %s", ",".join(fields))
+        self._configure()  # a hub that reset forgot its rate and its channels in use
 
     def _on_ver(self, fields: tuple[str, ...]) -> None:
         self.hub_version = fields[:2]
@@ -364,7 +410,12 @@ class HubReaders:
 
     # ----- events ---------------------------------------------------------------
 
-    def _card(self, place: int, uid: str, here: bool) -> None:
+    def _used(self, place: int) -> bool:
+        return self.in_use is None or place in self.in_use
+
+    def _card(self, place: int, uid: str, here: bool, force: bool = False) -> None:
+        if not (force or self._used(place)):
+            return
         cards = self.cards[place]
         if here and uid not in cards:
             cards.add(uid)
@@ -374,6 +425,8 @@ class HubReaders:
             self._post(CardLeft(place, uid))
 
     def _reader_online(self, place: int, online: bool, detail: str) -> None:
+        if not self._used(place):
+            return  # not looked at: what was last said stands
         was = self.online[place]
         if online == was:
             return

@@ -86,6 +86,41 @@ def test_an_unplugged_hub_loses_nothing(rig):
     assert driver.cards[0] == {STICKER}
 
 
+def wait_until(predicate, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while not predicate() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return predicate()
+
+
+def test_seats_out_of_the_match_are_dark_on_the_hub_also_after_a_reconnect(rig):
+    hub, driver, events = rig
+    wait_connected(driver)
+    hub.place(Ntag213(STICKER), 2)
+    assert take(events, 1) == [CardArrived(2, STICKER)]
+    driver.use_places(frozenset({0, 1, DEALER}))  # place 2 is channel 2
+    assert take(events, 1) == [CardLeft(2, STICKER)]
+    dark = hub.board.readers[2]
+    assert wait_until(lambda: not dark.antenna_on)
+    before = dark.transfers
+    hub.place(MifareClassic1K("A1B2C3D4"), 2)
+    assert quiet(events)
+    assert dark.transfers == before  # the hub no longer polls it
+    hub.unplug()
+    gone = take(events, 4)
+    assert all(isinstance(e, ReaderOffline) for e in gone)
+    assert sorted(e.seat for e in gone) == sorted([0, 1, DEALER])  # not the dark place 2
+    hub.plug()  # the firmware boots with every channel in use, until told again
+    assert sorted(map(str, take(events, 4))) == sorted(map(str, [
+        ReaderBack(0), ReaderBack(1), ReaderBack(DEALER)]))
+    assert wait_until(lambda: hub.hub.used == [True, True, False, True]
+                      and not dark.antenna_on)
+    assert quiet(events)  # what lies on the dark reader is never reported
+    assert driver.counters["connects"] == 2
+    hub.place(MifareClassic1K("01020304"), 1)
+    assert take(events, 1) == [CardArrived(1, "01020304")]
+
+
 def test_a_hub_that_hangs_is_reported_and_found_again(rig):
     hub, driver, events = rig
     wait_connected(driver)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,7 @@ from table.drivers.hub_protocol import (
     Line,
     LineSplitter,
     SequenceCheck,
+    channel_mask,
     crc16,
     encode_command,
     parse_line,
@@ -29,6 +31,14 @@ def test_crc16_ccitt_false_check_value():
 def test_commands_carry_their_checksum():
     assert encode_command("VER") == b"$VER*A87C\n"
     assert encode_command("RATE", 50) == b"$RATE,50*2573\n"
+
+
+def test_the_channels_in_use_as_the_hub_s_bit_mask():
+    assert channel_mask([0, 1, 2, 3]) == "0F" and channel_mask([7, 0]) == "81"
+    assert channel_mask([]) == "00"
+    assert encode_command("USE", channel_mask([0, 1, 2, 3])) == b"$USE,0F*CA8C\n"  # PROTOCOL.md
+    with pytest.raises(ValueError, match="0..7"):
+        channel_mask([8])
 
 
 def test_a_good_line_parses():

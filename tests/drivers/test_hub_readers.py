@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 
 from table.drivers.hub_protocol import crc16
 from table.drivers.hub_readers import HubReaders, find_hub_port, open_from_config
-from table.ports import DEALER, CardArrived, CardLeft, ReaderBack, ReaderOffline
+from table.ports import (
+    DEALER,
+    CardArrived,
+    CardLeft,
+    PlaceSelectingReaders,
+    ReaderBack,
+    ReaderOffline,
+)
 
 STICKER = "04A1B2C3D4E5F6"
 
@@ -120,6 +127,55 @@ def test_a_hub_that_reboots_starts_counting_again():
     hub.feed(line(0, "BOOT", "cardtable-hub", "1.0.0", 8, "power") + line(1, "ON", 0, STICKER))
     assert events == [CardArrived(0, STICKER)] and hub.counters["boots"] == 1
     assert hub.hub_version == ("cardtable-hub", "1.0.0")
+
+
+def use(mask):
+    body = b"USE," + mask
+    return b"$" + body + b"*%04X\n" % crc16(body)
+
+
+def test_the_places_in_use_are_sent_as_channels_when_connecting():
+    events = []
+    wire = Wire()
+    hub = HubReaders({0: 0, 1: 1, DEALER: 7}, clock=Clock(), find_port=lambda: "/dev/fake",
+                     open_port=lambda path: wire, poll_rate=80)
+    assert isinstance(hub, PlaceSelectingReaders)
+    hub._post = events.append
+    hub.use_places(frozenset({0, DEALER, 5}))  # 5: not on the hub, ignored
+    assert hub.connect()
+    assert wire.written == (b"$VER*A87C\n$RATE,80*%04X\n" % crc16(b"RATE,80")
+                            + use(b"81") + b"$CARDS*6DAE\n")
+    assert events == []
+
+
+def test_places_left_out_lose_their_cards_and_report_nothing_more():
+    hub, events, clock, wire = driver()
+    hub.feed(line(1, "ON", 0, STICKER) + line(2, "ON", 1, "A1B2C3D4"))
+    events.clear()
+    wire.written = b""
+    hub.use_places(frozenset({0, DEALER}))
+    hub.read_once()  # the reading thread takes it up
+    assert wire.written == use(b"81")
+    assert events == [CardLeft(1, "A1B2C3D4")]
+    events.clear()
+    hub.feed(line(3, "ON", 1, "01020304") + line(4, "ERR", 1, "OFFLINE", "x")
+             + line(5, "HB", 1, "81", 50) + line(6, "CARDS", STICKER, "01020304", "", "", "",
+                                                 "", "", ""))
+    assert events == []  # a hub that does not know USE: its reports are ignored
+    hub.use_places(frozenset({0, 1, DEALER}))
+    hub.read_once()
+    assert wire.written.endswith(use(b"83"))
+    hub.feed(line(7, "ON", 1, "01020304"))
+    assert events == [CardArrived(1, "01020304")]
+
+
+def test_a_hub_that_rebooted_is_told_its_rate_and_channels_again():
+    hub, events, clock, wire = driver(poll_rate=80)
+    hub.use_places(frozenset({0}))
+    hub.read_once()
+    wire.written = b""
+    hub.feed(line(0, "BOOT", "cardtable-hub", "1.0.0", 8, "watchdog"))
+    assert wire.written == b"$RATE,80*%04X\n" % crc16(b"RATE,80") + use(b"01")
 
 
 def test_a_flooding_hub_is_cut_to_the_line_budget_and_resynchronised():
