@@ -64,6 +64,14 @@ class CombinedReaders:
         for g in reversed(self.groups):
             g.stop()
 
+    def use_places(self, places: frozenset[int]) -> None:
+        """`table.ports.PlaceSelectingReaders`: each group that can leaves out
+        its readers outside `places` (a group ignores places it has not)."""
+        for g in self.groups:
+            use = getattr(g, "use_places", None)
+            if use is not None:
+                use(places)
+
     def close(self) -> None:
         for g in reversed(self.groups):
             close = getattr(g, "close", None)
