@@ -186,6 +186,29 @@ def test_readers_are_handed_their_places_in_order_of_play(monkeypatch, mock_fact
     assert len(combined.groups) == 2
 
 
+def test_combined_readers_hand_the_places_in_use_to_every_group_that_can_take_them():
+    from table.drivers import CombinedReaders
+    from table.ports import DEALER, CardLeft, PlaceSelectingReaders
+
+    class Plain:  # readers without the option
+        def start(self, post):
+            pass
+
+        def stop(self):
+            pass
+
+    seats, more = FakeCardReaders(2, dealer_reader=False), FakeCardReaders(3)
+    combined = CombinedReaders([seats, Plain(), more])
+    assert isinstance(combined, PlaceSelectingReaders)
+    posted = []
+    combined.start(posted.append)
+    seats.arrive(1, "04AA0000")
+    combined.use_places(frozenset({0, DEALER}))
+    assert seats.use_calls == more.use_calls == [frozenset({0, DEALER})]
+    assert posted == [CardArrived(1, "04AA0000"), CardLeft(1, "04AA0000")]
+    assert seats.in_use == {0} and more.in_use == {0, DEALER}  # each keeps what it has
+
+
 def test_a_missing_reader_driver_is_a_clear_error(monkeypatch, mock_factory):
     import importlib
 
