@@ -29,11 +29,13 @@ from table.controller.present import Presenter
 from table.controller.session import Selection, Session
 from table.journal import Journal, JournalError
 from table.ports import (
+    DEALER,
     ButtonPressed,
     CardArrived,
     CardLeft,
     Event,
     LedPattern,
+    PlaceSelectingReaders,
     Ports,
     ReaderBack,
     ReaderOffline,
@@ -83,6 +85,7 @@ class Controller:
         self.failed: str | None = None
         self._leds: dict[int, LedPattern] = {}
         self._status: LedPattern | None = None
+        self._readers_for: Any = None  # the match whose places the readers were given
         self._thread: threading.Thread | None = None
         self._running = False
         #: Called after each frame is handed to the display (the benchmark's probe).
@@ -210,9 +213,11 @@ class Controller:
     # ----- effects --------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Show the current state: frame, LEDs, buzzer (only what changed)."""
+        """Show the current state: frame, LEDs, buzzer (only what changed);
+        a match that started or resumed also sets the readers in use."""
         if self.failed is not None:
             return
+        self._use_readers()
         view = self.presenter.view()
         if view != self.view:
             self.view = view
@@ -230,6 +235,20 @@ class Controller:
         buzzes, self.model.buzzes = self.model.buzzes, []
         for b in buzzes:
             ind.buzz(b)
+
+    def _use_readers(self) -> None:
+        """When a match starts or resumes, only the readers of its seats (and
+        the dealer's) read; the others' antennas go off (no crosstalk)."""
+        match = self.session.match
+        readers = self.ports.readers
+        if match is None or match is self._readers_for or not isinstance(
+                readers, PlaceSelectingReaders):
+            return
+        self._readers_for = match
+        places = set(range(match.game.players))
+        if self.settings.has_dealer_reader:
+            places.add(DEALER)
+        readers.use_places(frozenset(places))
 
     def _show(self, frame: Any) -> None:
         self.frame = frame
