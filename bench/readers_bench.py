@@ -2,7 +2,7 @@
 emulator, for cardtable's direct-SPI driver and for the stock
 `SimpleMFRC522().read_id_no_block()` loop of the mfrc522 package, side by side.
 
-    python bench/readers_bench.py
+    python bench/readers_bench.py [--cycles 50] [--stock-cycles 6]
 
 Both run the same wiring at 1 MHz (SPI0 CE0/CE1, SPI1 CE0-2, a sixth reader
 on a GPIO chip select, as the stock loop needs it wrapped by hand), with no
@@ -16,6 +16,7 @@ times fewer transfers per empty poll than the stock loop.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import sys
 from pathlib import Path
@@ -42,7 +43,8 @@ def make_board(readers: int, cards: bool) -> Board:
     return board
 
 
-def stock_loop(readers: int, cards: bool) -> tuple[float, float, float]:
+def stock_loop(readers: int, cards: bool, cycles: int = STOCK_CYCLES
+               ) -> tuple[float, float, float]:
     board = make_board(readers, cards)  # installs the fakes: then the package imports
     from mfrc522 import MFRC522, SimpleMFRC522
 
@@ -62,7 +64,7 @@ def stock_loop(readers: int, cards: bool) -> tuple[float, float, float]:
     board.clock.sleep(0.01)
     for simple in loops:  # warm up: every card seen once
         simple.read_id_no_block()
-    return _measure(board, STOCK_CYCLES, lambda: [s.read_id_no_block() for s in loops])
+    return _measure(board, cycles, lambda: [s.read_id_no_block() for s in loops])
 
 
 class _BoardPin:
@@ -78,7 +80,8 @@ class _BoardPin:
         self.spi.close()  # type: ignore[attr-defined]
 
 
-def our_driver(readers: int, cards: bool) -> tuple[float, float, float]:
+def our_driver(readers: int, cards: bool, cycles: int = OUR_CYCLES
+               ) -> tuple[float, float, float]:
     from table.drivers.spi_readers import SpiReaders, Wiring
 
     board = make_board(readers, cards)
@@ -87,7 +90,7 @@ def our_driver(readers: int, cards: bool) -> tuple[float, float, float]:
     for _ in range(3):  # bring up, see every card, settle
         driver.poll_once()
         board.clock.sleep(0.002)
-    result = _measure(board, OUR_CYCLES, driver.poll_once)
+    result = _measure(board, cycles, driver.poll_once)
     driver.close()
     return result
 
@@ -101,14 +104,27 @@ def _measure(board: Board, cycles: int, cycle: object) -> tuple[float, float, fl
             (board.clock.now() - t0) / cycles * 1000)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Print the table and whether the targets are met (exit status 0 if so)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cycles", type=int, default=OUR_CYCLES,
+                        help="cycles measured for cardtable's driver (default %(default)s)")
+    parser.add_argument("--stock-cycles", type=int, default=STOCK_CYCLES,
+                        help="cycles measured for the stock loop, even (default %(default)s)")
+    args = parser.parse_args(argv)
+    if args.cycles < 1 or args.stock_cycles < 2 or args.stock_cycles % 2:
+        parser.error("--cycles needs 1 or more, --stock-cycles an even number from 2")
     logging.disable(logging.CRITICAL)
     rows = []
-    for readers in (1, 4, 6):
-        for cards in (False, True):
-            stock = stock_loop(readers, cards)
-            ours = our_driver(readers, cards)
-            rows.append((readers, cards, stock, ours))
+    try:
+        for readers in (1, 4, 6):
+            for cards in (False, True):
+                stock = stock_loop(readers, cards, args.stock_cycles)
+                ours = our_driver(readers, cards, args.cycles)
+                rows.append((readers, cards, stock, ours))
+    finally:
+        logging.disable(logging.NOTSET)
+        fake_rpi.uninstall()
     head = ("| readers | cards | transfers/cycle stock | transfers/cycle ours | fewer | "
             "bus ms/cycle stock | bus ms/cycle ours | cycle ms stock | cycle ms ours | "
             "polls/s per seat ours |")
