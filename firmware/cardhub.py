@@ -162,8 +162,8 @@ class Hub:
                     self.inbuf = bytearray()
                     self.command(line)
                 continue
-            if self.discarding:
-                continue
+            if self.discarding or byte < 32 or byte == 127:
+                continue  # control characters (a 0x03 from a terminal) are no part of it
             if len(self.inbuf) >= wire.MAX_COMMAND:
                 self.inbuf = bytearray()
                 self.discarding = True

@@ -55,7 +55,8 @@ def parse_command(line):
     parts = body.split(",")
     kind = parts[0].upper()
     if not kind or not kind.isalpha():
-        raise BadCommand("BADCMD", kind[:12])
+        # echoed in the ERR line: only letters and digits, never ',' '*' '$'
+        raise BadCommand("BADCMD", "".join(c for c in kind if c.isalpha() or c.isdigit())[:12])
     return kind, parts[1:]
 
 

@@ -146,6 +146,8 @@ def test_a_reader_that_stops_answering_is_reported_and_comes_back(hub):
     (b"RATE,0", ("ERR", ["-", "BADARG", "RATE"])),
     (b"RATE,fast", ("ERR", ["-", "BADARG", "RATE"])),
     (b"PLAY", ("ERR", ["-", "BADCMD", "PLAY"])),
+    (b"PL*A$Y2", ("ERR", ["-", "BADCMD", "PLAY2"])),  # echoed without what breaks a line
+    (b"\x03V\x7fER\x00", ("VER", ["cardtable-hub", "1.0.0", "1"])),  # control bytes ignored
     (b"$VER*0000", ("ERR", ["-", "BADCRC"])),
     (b"\xff\xfe", ("ERR", ["-", "BADCHAR"])),
     (b"V\xc3\x89R", ("ERR", ["-", "BADCHAR"])),  # valid UTF-8, not ASCII
