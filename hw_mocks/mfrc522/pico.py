@@ -104,6 +104,12 @@ class WDT:
         self.feeds += 1
         self.last = self.clock.now()
 
+    def starved(self, now: float | None = None) -> bool:
+        """Would it have reset the Pico by `now` (default: the clock's now):
+        more than `timeout` ms since the last feed (or since it was made)?"""
+        at = self.clock.now() if now is None else now
+        return (at - self.last) * 1000 > self.timeout
+
 
 def machine_module(board: Board) -> types.ModuleType:
     module = types.ModuleType("machine")
