@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from hw_mocks.mfrc522 import MifareClassic1K, Ntag213
+from hw_mocks.mfrc522 import MifareClassic1K, Ntag213, State
 from hw_mocks.mfrc522.chip import TX_CONTROL
+from hw_mocks.mfrc522.frames import to_bytes
 from hw_mocks.mfrc522.pico import PicoBoard, build_hub, load_firmware
 
 FW = load_firmware()
@@ -86,6 +87,24 @@ def test_cards_on_and_off_with_channel_and_whole_uid(hub):
     for _ in range(4):
         h.step()
     assert kinds(port) == [("OFF", ["1", STICKER])]
+
+
+def test_a_card_lying_still_is_halted_and_woken_by_wupa_at_every_poll(hub):
+    h, board, port = hub
+    h.boot()
+    card = Ntag213(STICKER)
+    put(board, card, 2)
+    h.step()
+    chip = board.readers[2]
+    chip.catch_up()  # the HLTA reaches the air
+    assert card.state is State.HALT  # read, then halted
+    for _ in range(10):
+        sent = len(chip.frames_sent)
+        h.step()
+        frames = [to_bytes(bits) for bits in chip.frames_sent[sent:]]
+        assert frames == [(bytes([0x26]), 7), (bytes([0x52]), 7)]  # REQA unanswered, WUPA
+        assert card.state is State.READY and card.from_halt  # woken from HALT
+    assert [k for k in kinds(port) if k[0] == "ON"] == [("ON", ["2", STICKER])]
 
 
 def test_sequence_numbers_count_every_line(hub):
