@@ -1,7 +1,8 @@
 """The controller plays a whole Filicău hand from cards moved on and off
 emulated MFRC522 readers, through each real readers' driver: the direct-SPI
 driver (the real mfrc522 package on the register emulator) and the hub's
-host driver (the real firmware on a pty pair). Nothing but the readers is
+host driver (the real firmware on a pty pair), and with the hub unplugged
+and plugged back in the middle of the hand. Nothing but the readers is
 changed: the controller, the bot and the registry are the table's own."""
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from hw_mocks.table import MockTable
 from table.controller import Controller
 from table.drivers.hub_readers import HubReaders
 from table.drivers.spi_readers import SpiReaders, Wiring
-from table.ports import DEALER, CardArrived, CardLeft, Ports
+from table.ports import DEALER, CardArrived, CardLeft, Ports, ReaderBack, ReaderOffline
 from table.settings import TableSettings
 
 PLACES = [0, 1, 2, 3, DEALER]
@@ -49,14 +50,16 @@ class SpiTable:
 
 
 class HubTable:
-    def __init__(self):
-        self.hub = FakeHub(channels=len(PLACES))
+    def __init__(self, places=PLACES):
+        self.places = list(places)
+        self.hub = FakeHub(channels=len(self.places))
         self.hub.plug()
-        self.readers = HubReaders({p: i for i, p in enumerate(PLACES)},
-                                  find_port=self.hub.find_port, poll_rate=100, retry_s=0.1)
+        self.readers = HubReaders({p: i for i, p in enumerate(self.places)},
+                                  find_port=self.hub.find_port, poll_rate=100, retry_s=0.1,
+                                  silence_s=1.5)
 
     def place(self, card, place):
-        self.hub.place(card, PLACES.index(place))
+        self.hub.place(card, self.places.index(place))
 
     def remove(self, card):
         self.hub.remove(card)
@@ -72,73 +75,150 @@ def _no_fakes_left_behind():
     fake_rpi.uninstall()
 
 
-@pytest.mark.parametrize("kind", ["spi", "hub"])
-def test_a_full_filicau_hand_through_the_readers(kind, tmp_path):
-    table = SpiTable() if kind == "spi" else HubTable()
-    mock = MockTable(seats=4, dealer_reader=True)
-    settings = TableSettings(game="filicau", knowledge="open")
-    ports = Ports(readers=table.readers, display=mock.display, indicators=mock.indicators,
-                  buttons=mock.buttons, clock=mock.clock)
-    seeds = random.Random(3)
-    ctl = Controller.open(settings, ports, tmp_path, seed_source=lambda: seeds.randrange(2**62),
-                          strict=True)
-    seen = queue.Queue()
+class Playing:
+    """The controller on `readers` (the rest of the table fake), with a bot
+    making the moves: cards go onto the emulated readers through `table`."""
 
-    def post(event):
-        seen.put(event)
-        ctl.post(event)
+    def __init__(self, table, tmp_path, seats=4):
+        self.table = table
+        self.mock = MockTable(seats=seats, dealer_reader=True)
+        self.settings = TableSettings(game="filicau", knowledge="open")
+        ports = Ports(readers=table.readers, display=self.mock.display,
+                      indicators=self.mock.indicators, buttons=self.mock.buttons,
+                      clock=self.mock.clock)
+        seeds = random.Random(3)
+        self.ctl = Controller.open(self.settings, ports, tmp_path,
+                                   seed_source=lambda: seeds.randrange(2**62), strict=True)
+        self.seen = queue.Queue()
+        self.stickers = {}
+        self.bot = None
 
-    def wait_for(expected):
+    def post(self, event):
+        self.seen.put(event)
+        self.ctl.post(event)
+
+    def wait_for(self, wanted, what):
+        """Wait (on the readers' own thread's time) until `wanted(event)` held
+        for an event, then let the controller handle what came."""
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
-                event = seen.get(timeout=0.05)
+                event = self.seen.get(timeout=0.05)
             except queue.Empty:
                 continue
-            if event == expected:
-                ctl.pump()
-                return
-        raise AssertionError(f"the {kind} readers never reported {expected}")
+            if wanted(event):
+                self.ctl.pump()
+                return event
+        raise AssertionError(f"the readers never reported {what}")
 
-    stickers = {}
-    try:
-        table.readers.start(post)
-        mock.buttons.start(ctl.post)
-        mock.press("ok")
-        ctl.pump()
-        match = ctl.session.match
+    def start_match(self):
+        self.table.readers.start(self.post)
+        self.mock.buttons.start(self.ctl.post)
+        self.mock.press("ok")
+        self.ctl.pump()
+        match = self.ctl.session.match
         family, pack_type = match.game.pack.family, match.game.pack.name
 
         def uid_of(card, copy):
-            uid = ctl.registry.uid_for(card, family, copy)
+            uid = self.ctl.registry.uid_for(card, family, copy)
             if uid is None:
-                ctl.registry.enroll_virtual(pack_type)
-                uid = ctl.registry.uid_for(card, family, copy)
+                self.ctl.registry.enroll_virtual(pack_type)
+                uid = self.ctl.registry.uid_for(card, family, copy)
             return uid
 
-        bot = Bot(match.game, random.Random(1), uid_of, True)
-        bot.new_hand(match.hand.state)
-        dwell = settings.debounce_ms / 1000 + 0.05
-        moves = 0
-        while (move := bot.next_move()) is not None:
-            before = len(ctl.session.hand().actions)
+        self.bot = Bot(match.game, random.Random(1), uid_of, True)
+        self.bot.new_hand(match.hand.state)
+
+    def actions(self):
+        return list(self.ctl.session.hand().actions)
+
+    def play(self, moves=None):
+        """Make the bot's next `moves` moves (all: to the hand's end), each
+        taken by the table; returns how many were made."""
+        dwell = self.settings.debounce_ms / 1000 + 0.05
+        made = 0
+        while (moves is None or made < moves) and (move := self.bot.next_move()) is not None:
+            before = len(self.actions())
             if move.kind == "tap":
-                card = stickers.setdefault(move.uid, Ntag213(move.uid))
-                table.place(card, move.place)
-                wait_for(CardArrived(move.place, move.uid))
-                mock.clock.advance(dwell)
-                ctl.pump()
-                table.remove(card)
-                wait_for(CardLeft(move.place, move.uid))
+                card = self.stickers.setdefault(move.uid, Ntag213(move.uid))
+                self.table.place(card, move.place)
+                arrived = CardArrived(move.place, move.uid)
+                self.wait_for(lambda e, x=arrived: e == x, arrived)
+                self.mock.clock.advance(dwell)
+                self.ctl.pump()
+                self.table.remove(card)
+                left = CardLeft(move.place, move.uid)
+                self.wait_for(lambda e, x=left: e == x, left)
             else:
-                mock.press(move.button)
-                ctl.pump()
-            assert len(ctl.session.hand().actions) == before + 1, (move, ctl.state)
-            moves += 1
+                self.mock.press(move.button)
+                self.ctl.pump()
+            assert len(self.actions()) == before + 1, (move, self.ctl.state)
+            made += 1
+        return made
+
+    def close(self):
+        self.table.close()
+        self.mock.close()
+        self.ctl.close()
+
+
+@pytest.mark.parametrize("kind", ["spi", "hub"])
+def test_a_full_filicau_hand_through_the_readers(kind, tmp_path):
+    table = SpiTable() if kind == "spi" else HubTable()
+    game = Playing(table, tmp_path)
+    try:
+        game.start_match()
+        moves = game.play()
         assert moves >= 30  # the trump card and every card of the hand
-        assert ctl.session.hand().flow.pending().kind == "done"  # the hand is over
-        assert sum(1 for a in ctl.session.hand().actions if a.kind == "card") == moves
+        assert game.ctl.session.hand().flow.pending().kind == "done"  # the hand is over
+        assert sum(1 for a in game.actions() if a.kind == "card") == moves
     finally:
-        table.close()
-        mock.close()
-        ctl.close()
+        game.close()
+
+
+def test_a_hub_unplugged_in_the_middle_of_a_hand_loses_nothing(tmp_path):
+    """Seats 0-3 and the dealer's reader on the hub, and a fifth seat's reader
+    that a four-player game leaves dark. The hub is unplugged after a dozen
+    moves: every reader in use is shown offline, the table waits; plugged
+    back, they are back, the fifth seat is dark again, and the hand goes on
+    to its end with nothing lost."""
+    table = HubTable(places=[*PLACES, 4])
+    game = Playing(table, tmp_path, seats=5)
+    ctl = game.ctl
+    try:
+        game.start_match()
+        hub = table.hub
+        assert wait_until(lambda: hub.hub.used == [True] * 5 + [False])  # seat 4: USE left it out
+        assert game.play(12) == 12
+        before = game.actions()
+        hub.unplug()
+        gone = set()
+        while gone != set(PLACES):
+            event = game.wait_for(lambda e: isinstance(e, ReaderOffline), "the readers offline")
+            gone.add(event.seat)
+        assert ctl.model.offline == set(PLACES)  # seat 4 not looked at: not reported
+        assert game.mock.indicators.status_pattern == "fast_blink"  # the table shows it
+        assert "offline" in ctl.presenter.banner()
+        hub.plug()  # the firmware boots with every channel in use
+        back = set()
+        while back != set(PLACES):
+            event = game.wait_for(lambda e: isinstance(e, ReaderBack), "the readers back")
+            back.add(event.seat)
+        assert ctl.model.offline == set()
+        assert wait_until(lambda: hub.hub.used == [True] * 5 + [False])  # told again
+        assert not hub.board.readers[5].antenna_on
+        assert game.actions() == before  # nothing lost, nothing added
+        moves = game.play()
+        assert ctl.session.hand().flow.pending().kind == "done"
+        assert game.actions()[:len(before)] == before
+        assert sum(1 for a in game.actions() if a.kind == "card") == 12 + moves
+        assert table.readers.counters["connects"] == 2
+    finally:
+        game.close()
+
+
+def wait_until(predicate, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while not predicate() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return predicate()
