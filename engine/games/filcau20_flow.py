@@ -56,13 +56,14 @@ from engine.games.filcau20_binding import (
     parse_call,
 )
 from engine.games.filcau20_deal import Filcau20Deal, FrisTrick
+from engine.replay_undo import ReplayUndo
 
 if TYPE_CHECKING:
     from engine.games.base import MatchState
     from engine.games.filcau20 import Filcau20
 
 
-class Filcau20Flow(HandFlow):
+class Filcau20Flow(ReplayUndo, HandFlow):
     """See the module docstring."""
 
     game: Filcau20
@@ -256,20 +257,6 @@ class Filcau20Flow(HandFlow):
         while len(self._actions) > mark:
             self.undo()
 
-    def undo(self) -> FlowEvent:
-        if not self._actions:
-            raise IllegalPlay("nothing_to_undo")
-        kind, seat, what = self._actions[-1]
-        fresh = Filcau20Flow(*self._args)
-        for k, s, w in self._actions[:-1]:
-            if k == "card":
-                fresh.card(s, w)
-            else:
-                fresh.choose(s, w)
-        self.__dict__.update(fresh.__dict__)
-        if kind == "card":
-            return FlowEvent("undone", seat, what, data={"action": "card"})
-        return FlowEvent("undone", seat, data={"action": "choose", "choice": what})
 
     # ----- cut or knock, fris ------------------------------------------------------
 

@@ -35,13 +35,14 @@ from engine.cards import Card
 from engine.errors import BadRequest, IllegalPlay
 from engine.flow import FlowEvent, HandFlow, HandResult, Step
 from engine.games.sueca_deal import SuecaDeal
+from engine.replay_undo import ReplayUndo
 
 if TYPE_CHECKING:
     from engine.games.base import MatchState
     from engine.games.sueca import Sueca
 
 
-class SuecaFlow(HandFlow):
+class SuecaFlow(ReplayUndo, HandFlow):
     """See the module docstring."""
 
     game: Sueca
@@ -152,21 +153,6 @@ class SuecaFlow(HandFlow):
         self._actions.append(("choose", seat, choice))
         return event
 
-    def undo(self) -> FlowEvent:
-        """Take back the last action (a card, a claim, a denounce, an accept)."""
-        if not self._actions:
-            raise IllegalPlay("nothing_to_undo")
-        kind, seat, what = self._actions[-1]
-        fresh = SuecaFlow(*self._args)
-        for k, s, w in self._actions[:-1]:
-            if k == "card":
-                fresh.card(s, w)
-            else:
-                fresh.choose(s, w)
-        self.__dict__.update(fresh.__dict__)
-        if kind == "card":
-            return FlowEvent("undone", seat, what, data={"action": "card"})
-        return FlowEvent("undone", seat, data={"action": "choose", "choice": what})
 
     # ----- internals ---------------------------------------------------------------
 
