@@ -7,7 +7,7 @@ import wire
 from rc522 import Fault, Rc522, Tracker
 
 NAME = "cardtable-hub"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 PROTOCOL = 1
 MIN_RATE = 1
 MAX_RATE = 200

@@ -69,7 +69,7 @@ def test_boot_banner_is_line_zero_with_name_version_channels():
     h = build_hub(board, port, FW)
     h.boot()
     assert [parse(line) for line in port.lines()] == [
-        (0, "BOOT", ["cardtable-hub", "1.0.0", "2", "power"])]
+        (0, "BOOT", ["cardtable-hub", "1.1.0", "2", "power"])]
 
 
 def test_cards_on_and_off_with_channel_and_whole_uid(hub):
@@ -160,13 +160,13 @@ def test_a_reader_that_stops_answering_is_reported_and_comes_back(hub):
 
 
 @pytest.mark.parametrize("command, answer", [
-    (b"VER", ("VER", ["cardtable-hub", "1.0.0", "1"])),
+    (b"VER", ("VER", ["cardtable-hub", "1.1.0", "1"])),
     (b"RATE,120", ("OK", ["RATE", "120"])),
     (b"RATE,0", ("ERR", ["-", "BADARG", "RATE"])),
     (b"RATE,fast", ("ERR", ["-", "BADARG", "RATE"])),
     (b"PLAY", ("ERR", ["-", "BADCMD", "PLAY"])),
     (b"PL*A$Y2", ("ERR", ["-", "BADCMD", "PLAY2"])),  # echoed without what breaks a line
-    (b"\x03V\x7fER\x00", ("VER", ["cardtable-hub", "1.0.0", "1"])),  # control bytes ignored
+    (b"\x03V\x7fER\x00", ("VER", ["cardtable-hub", "1.1.0", "1"])),  # control bytes ignored
     (b"$VER*0000", ("ERR", ["-", "BADCRC"])),
     (b"\xff\xfe", ("ERR", ["-", "BADCHAR"])),
     (b"V\xc3\x89R", ("ERR", ["-", "BADCHAR"])),  # valid UTF-8, not ASCII
