@@ -2,8 +2,16 @@
 #
 # The same method as the Pi's direct driver (table/drivers/mfrc522_*.py):
 # waits driven by the chip's timer (TimerIRq 0.5 ms after a frame nobody
-# answers), register bursts, full cascade for 7-byte UIDs, presence by HALT
-# and WUPA, VersionReg checked at every interrupt check. MicroPython and
+# answers), register bursts, full cascade for 7-byte UIDs, VersionReg checked
+# at every interrupt check; every command started from Idle; after a soft
+# reset, up to 25 ms for the oscillator to start; ATQA checked (16 bits, no
+# error but a collision); in anticollision CollErr wins over the parity and
+# protocol errors a clash also raises, and ValuesAfterColl is cleared.
+# Presence: known cards lie in HALT, all others in IDLE; REQA finds new ones,
+# each known card is looked for by WUPA + SELECT with its UID + HLTA (the
+# HLTA also sends any card the WUPA woke back to IDLE for the next REQA);
+# after a card has left, the field is reset so that every card restarts in
+# IDLE. See table/drivers/mfrc522_cards.py for the reasoning. MicroPython and
 # CPython alike: `spi` needs write_readinto, `cs` is a Pin (or a callable
 # taking 0/1), `sleep_us` waits.
 
@@ -24,8 +32,10 @@ T_RELOAD_H = 0x2C
 T_RELOAD_L = 0x2D
 VERSION = 0x37
 
+IDLE = 0x00
 TRANSCEIVE = 0x0C
 SOFT_RESET = 0x0F
+POWER_DOWN = 0x10
 RX_IRQ = 0x20
 TIMER_IRQ = 0x01
 COLL_ERR = 0x08
@@ -40,6 +50,13 @@ RELOAD = 49      # 50 ticks = 0.498 ms
 TIMEOUT_US = 498
 ETU_US = 9.44    # one bit at 106 kbit/s
 FDT_US = 91
+STARTUP_STEPS = 50  # after a soft reset: up to 50 x 0.5 ms for the chip to answer
+RF_RESET_US = 5000
+
+# what a REQA or WUPA heard
+SILENT = 0
+ANSWERED = 1
+GARBLED = 2
 
 
 class Fault(Exception):
@@ -106,11 +123,12 @@ class Rc522:
     def init(self):
         self.version = None
         self.write(COMMAND, SOFT_RESET)
-        for _ in range(4):
-            self.sleep_us(100)
-            if not self.read(COMMAND) & 0x10:
+        version = 0
+        for _ in range(STARTUP_STEPS):
+            self.sleep_us(500)
+            command, version = self.read_many((COMMAND, VERSION))
+            if version not in (0x00, 0xFF) and not command & POWER_DOWN:
                 break
-        version = self.read(VERSION)
         if version in (0x00, 0xFF):
             raise Fault("VersionReg 0x%02X" % version)
         self.write(T_MODE, 0x80)
@@ -128,8 +146,15 @@ class Rc522:
     def antenna_off(self):
         self.write(TX_CONTROL, self.read(TX_CONTROL) & 0xFC)
 
+    def rf_reset(self):
+        """Field off and on: every card in it starts again in IDLE."""
+        self.antenna_off()
+        self.sleep_us(RF_RESET_US)
+        self.write(TX_CONTROL, self.read(TX_CONTROL) | 0x03)
+
     def transceive(self, data, last_bits=0, align=0, reply_bits=0):
         """(data, bits, errors, collision) or None when nobody answered."""
+        self.write(COMMAND, IDLE)  # a Transceive still listening stops
         self.write(COM_IRQ, 0x7F)
         self.write(FIFO_LEVEL, 0x80)
         self._xfer(bytes(((FIFO_DATA << 1) & 0x7E,)) + bytes(data))
@@ -164,7 +189,13 @@ class Rc522:
     # ----- ISO/IEC 14443-3 A ---------------------------------------------------
 
     def request(self, code):
-        return self.transceive(bytes((code,)), 7, 0, 16) is not None
+        """SILENT, ANSWERED (16 bits, no error but a collision) or GARBLED."""
+        reply = self.transceive(bytes((code,)), 7, 0, 16)
+        if reply is None:
+            return SILENT
+        if reply[1] == 16 and (reply[3] is not None or not reply[2]):
+            return ANSWERED
+        return GARBLED
 
     def halt(self):
         self.transceive(b"\x50\x00" + crc_a(b"\x50\x00"))
@@ -177,16 +208,19 @@ class Rc522:
         return reply[0][0]
 
     def _anticollision(self, code):
+        self.write(COLL, 0)  # ValuesAfterColl = 0
         known = []
         while len(known) < 40:
             count = len(known)
             frame = bytes((code, ((2 + count // 8) << 4) | (count % 8))) + pack(known)
             align = count % 8
             reply = self.transceive(frame, align, align, 40 - count)
-            if reply is None or reply[2] & ~COLL_ERR & 0xFF:
+            if reply is None:
                 return None
             received = bits_of(reply[0], align + reply[1])[align:]
-            if reply[3] is None:
+            if reply[3] is None:  # no CollErr: any other error spoils it
+                if reply[2]:
+                    return None
                 known += received
                 if len(known) != 40:
                     return None
@@ -244,37 +278,40 @@ class Tracker:
         identified = []
         retries = 2
         for _ in range(6):
-            if not chip.request(REQA):
+            heard = chip.request(REQA)
+            if heard == SILENT:
                 break
-            uid = chip.identify()
+            uid = chip.identify() if heard == ANSWERED else None
             if uid is None:
+                chip.request(REQA)  # back to IDLE for the next try
                 if not retries:
                     break
                 retries -= 1
-                chip.request(REQA)
                 continue
             chip.halt()
             identified.append(uid)
             if uid not in self.misses:
                 arrived.append(uid)
             self.misses[uid] = 0
-        others = [u for u in self.misses if u not in identified]
-        seen = {}
-        if others and len(self.misses) == 1:
-            seen[others[0]] = chip.request(WUPA)
-        else:
-            for uid in others:
-                here = chip.request(WUPA) and chip.select_uid(uid)
-                if here:
-                    chip.halt()
-                seen[uid] = here
         left = []
-        for uid in seen:
-            if seen[uid]:
+        for uid in [u for u in self.misses if u not in identified]:
+            if self._still_here(uid):
                 self.misses[uid] = 0
-            else:
-                self.misses[uid] += 1
-                if self.misses[uid] >= self.misses_to_leave:
-                    del self.misses[uid]
-                    left.append(uid)
+                continue
+            self.misses[uid] += 1
+            if self.misses[uid] >= self.misses_to_leave:
+                del self.misses[uid]
+                left.append(uid)
+        if left:
+            chip.rf_reset()
         return arrived, left
+
+    def _still_here(self, uid):
+        chip = self.chip
+        for _ in range(2):
+            chip.request(WUPA)  # wakes it; any card's answer proves nothing
+            here = chip.select_uid(uid)
+            chip.halt()  # it to HALT, any other card woken back to IDLE
+            if here:
+                return True
+        return False

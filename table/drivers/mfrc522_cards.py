@@ -2,24 +2,38 @@
 
 `identify` runs the full anticollision and select loop at every cascade
 level, so a 7-byte UID (NTAG21x stickers) is read whole, and two cards in
-the field are told apart bit by bit.
+the field are told apart bit by bit. During anticollision a collision
+(CollErr) takes precedence over the parity and protocol errors the same
+clash also raises, and ValuesAfterColl is cleared (CollReg bit 7), as in
+NXP's reader library: two cards on one antenna always resolve.
 
-`CardTracker.poll` keeps a card that lies still from flickering or being
-read twice, with HALT and WUPA:
+`CardTracker.poll` keeps every card in the field in a known state between
+polls: the cards it knows are in HALT, every other card is in IDLE (or
+still powering up). Then:
 
-1. REQA: only cards in IDLE answer, i.e. cards that just came into the
-   field. Each is identified, then sent to HALT.
-2. WUPA: wakes the halted cards. With one known card, its answer is enough
-   (any other card would have answered REQA); it wakes in READY*, and the
-   next poll's REQA sends it back to HALT without a word. With several,
-   each known card is selected by its UID and halted again.
+1. REQA: only IDLE cards answer, i.e. cards that came into the field. Each
+   is identified, then sent to HALT. An identification that fails is
+   followed by a REQA the card cannot answer, which sends it (READY or
+   ACTIVE) back to IDLE for the next try.
+2. Each known card not identified by 1 is looked for by its UID: WUPA (which
+   wakes it from HALT, and wakes any IDLE card too), SELECT with its UID,
+   HLTA. It is there only if it answers its own SELECT (a SAK with a good
+   CRC_A): an answer to WUPA proves nothing, since any card answers it. The
+   HLTA sends it back to HALT, and any other card the WUPA woke back to IDLE
+   (a card in READY falls back on any frame it does not expect), so the
+   next REQA finds it. A card that does not answer is looked for once more.
+3. An answer to REQA counts only as an ATQA of exactly 16 bits without
+   errors (a collision of several ATQAs counts: CollErr wins): noise or a
+   neighbour's field is not a card.
 
-A known card that misses `misses_to_leave` polls in a row has left.
+A known card that misses `misses_to_leave` polls in a row has left. The
+reader's field is then switched off for `RF_RESET_S` and on again: every
+card in it restarts in IDLE, so a card only believed gone (its answers lost
+while it lay in HALT, where REQA never reaches it) is found again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from table.drivers.mfrc522_iso14443 import (
@@ -36,17 +50,31 @@ from table.drivers.mfrc522_iso14443 import (
     pack,
 )
 from table.drivers.mfrc522_pcd import Pcd
-from table.drivers.mfrc522_regs import COLL_ERR
+from table.drivers.mfrc522_regs import COLL_REG
+
+#: What a REQA or WUPA heard: nobody, an ATQA, something that is not one.
+SILENT, ANSWERED, GARBLED = 0, 1, 2
 
 #: New cards identified in one poll at most (the rest wait for the next poll).
 MAX_NEW_PER_POLL = 4
 #: Identifications that may fail (damaged answers) before the poll gives up.
 RETRIES_PER_POLL = 2
+#: Times a known card is looked for in one poll before it counts a miss.
+PRESENCE_TRIES = 2
+#: How long the field stays off when a card has left (ISO/IEC 14443: 5 ms).
+RF_RESET_S = 0.005
 
 
-def request(pcd: Pcd, code: int = REQA) -> bool:
-    """REQA or WUPA: True if any card answered (collisions included)."""
-    return pcd.transceive(bytes((code,)), last_bits=7, reply_bits=16, want_data=False) is not None
+def request(pcd: Pcd, code: int = REQA) -> int:
+    """REQA or WUPA: ANSWERED if an ATQA came back (exactly 16 bits, no error
+    but a collision of several cards' ATQAs), SILENT if nothing, GARBLED if
+    something that is not an ATQA (noise, a damaged answer)."""
+    reply = pcd.transceive(bytes((code,)), last_bits=7, reply_bits=16)
+    if reply is None:
+        return SILENT
+    if reply.bits == 16 and (reply.collision is not None or not reply.errors):
+        return ANSWERED
+    return GARBLED
 
 
 def halt(pcd: Pcd) -> None:
@@ -68,6 +96,7 @@ def _select(pcd: Pcd, code: int, part: bytes) -> int | None:
 def _anticollision(pcd: Pcd, code: int) -> bytes | None:
     """The 5 bytes (4 UID bytes or CT + 3, and BCC) of one cascade level,
     choosing the 1 branch at every collision."""
+    pcd.write(COLL_REG, 0)  # ValuesAfterColl = 0: bits after a collision read 0
     known: list[int] = []
     while len(known) < 40:
         count = len(known)
@@ -75,10 +104,12 @@ def _anticollision(pcd: Pcd, code: int) -> bytes | None:
         frame = bytes((code, nvb)) + pack(known)
         align = count % 8
         reply = pcd.transceive(frame, last_bits=align, align=align, reply_bits=40 - count)
-        if reply is None or reply.errors & ~COLL_ERR & 0xFF:
+        if reply is None:
             return None
         received = bits_of(reply.data, align + reply.bits)[align:]
-        if reply.collision is None:
+        if reply.collision is None:  # no CollErr: any other error spoils the answer
+            if reply.errors:
+                return None
             known += received
             if len(known) != 40:
                 return None
@@ -159,16 +190,17 @@ class CardTracker:
         identified: list[bytes] = []
         retries = RETRIES_PER_POLL
         for _ in range(MAX_NEW_PER_POLL + RETRIES_PER_POLL):
-            if not request(self.pcd, REQA):
+            heard = request(self.pcd, REQA)
+            if heard == SILENT:
                 break
-            found = identify(self.pcd)
+            found = identify(self.pcd) if heard == ANSWERED else None
             if found is None:
-                if not retries:
-                    break  # the card answers REQA again next poll
-                retries -= 1
-                # a damaged answer left the card READY; a REQA it cannot
-                # answer sends it back to IDLE, so that the next one wakes it
+                # whoever woke (READY, or ACTIVE if only its SAK was lost) goes
+                # back to IDLE on a REQA it cannot answer, for the next try
                 request(self.pcd, REQA)
+                if not retries:
+                    break
+                retries -= 1
                 continue
             uid = found[0]
             halt(self.pcd)
@@ -176,28 +208,32 @@ class CardTracker:
             if uid not in self.misses:
                 arrived.append(uid)
             self.misses[uid] = 0
-        seen = self._known_cards_seen(exclude=identified)
         left: list[bytes] = []
-        for uid, here in seen.items():
-            if here:
+        for uid in [u for u in self.misses if u not in identified]:
+            if self._still_here(uid):
                 self.misses[uid] = 0
                 continue
             self.misses[uid] += 1
             if self.misses[uid] >= self.misses_to_leave:
                 del self.misses[uid]
                 left.append(uid)
+        if left:
+            self._rf_reset()
         return PollResult(arrived, left)
 
-    def _known_cards_seen(self, exclude: Sequence[bytes]) -> dict[bytes, bool]:
-        others = [uid for uid in self.misses if uid not in exclude]
-        if not others:
-            return {}
-        if len(self.misses) == 1:
-            return {others[0]: request(self.pcd, WUPA)}
-        seen = {}
-        for uid in others:
-            here = request(self.pcd, WUPA) and select_uid(self.pcd, uid)
+    def _still_here(self, uid: bytes) -> bool:
+        """Is the known card `uid` (in HALT) still in the field? Its answer to
+        its own SELECT says so; it goes back to HALT either way."""
+        for _ in range(PRESENCE_TRIES):
+            request(self.pcd, WUPA)  # wakes it; the answer, anybody's, proves nothing
+            here = select_uid(self.pcd, uid)
+            halt(self.pcd)  # it to HALT; any other card woken back to IDLE
             if here:
-                halt(self.pcd)
-            seen[uid] = here
-        return seen
+                return True
+        return False
+
+    def _rf_reset(self) -> None:
+        """Field off and on: every card still in it starts again in IDLE."""
+        self.pcd.antenna(False)
+        self.pcd.sleep(RF_RESET_S)
+        self.pcd.antenna(True)

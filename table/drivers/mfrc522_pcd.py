@@ -6,6 +6,12 @@ access, with what the package gets wrong done right.
   ComIrqReg once, instead of the package's 2,000 back-to-back reads.
 * Register bursts (datasheet 8.1.2.1/8.1.2.2): the FIFO is written and read in
   one transfer, the status registers after a reply in another.
+* Every command starts from Idle (as NXP's library does): a Transceive that
+  heard nothing is still listening, and a new command or StartSend written
+  over it is not reliably taken.
+* After a soft reset the host waits, up to `STARTUP_TIMEOUT_S`, until the
+  chip answers again (the oscillator starts in the time its crystal needs,
+  plus 37.74 us: 0.4 ms is not enough for every module).
 * Every interrupt check also reads VersionReg: a reader that stops answering
   (its SPI reads 0x00 or 0xFF) is noticed at once as a `ReaderFault`.
 * The package's constructor is not used: it would choose BOARD pin numbering
@@ -68,6 +74,10 @@ TIMEOUT_S = (2 * TIMER_PRESCALER + 1) * (TIMER_RELOAD + 1) / 13_560_000
 MARGIN_S = 30e-6
 #: How many times the interrupts are checked before the chip is declared silent.
 CHECKS = 4
+#: After a soft reset: how long the chip may take to answer again, checked
+#: every `STARTUP_STEP_S` (common drivers wait 50 ms blindly).
+STARTUP_TIMEOUT_S = 0.025
+STARTUP_STEP_S = 0.0005
 
 
 class ReaderFault(OSError):
@@ -118,11 +128,14 @@ class Pcd:
         Returns VersionReg; raises ReaderFault if no chip answers."""
         self.version = None
         self.chip.MFRC522_Reset()
-        for _ in range(CHECKS):
-            self.sleep(100e-6)
-            if not self.read(COMMAND_REG) & POWER_DOWN:
+        version = 0x00
+        waited = 0.0
+        while waited < STARTUP_TIMEOUT_S:
+            self.sleep(STARTUP_STEP_S)
+            waited += STARTUP_STEP_S
+            command, version = self.read_many([COMMAND_REG, VERSION_REG])
+            if version not in (0x00, 0xFF) and not command & POWER_DOWN:
                 break
-        version = self.read(VERSION_REG)
         if version in (0x00, 0xFF):
             raise ReaderFault(f"no MFRC522 answers (VersionReg reads 0x{version:02X})")
         self.write(T_MODE_REG, 0x80 | (TIMER_PRESCALER >> 8))  # TAuto
@@ -150,11 +163,12 @@ class Pcd:
     # ----- frames -----------------------------------------------------------------
 
     def transceive(self, data: bytes, *, last_bits: int = 0, align: int = 0,
-                   reply_bits: int = 0, want_data: bool = True) -> Reply | None:
+                   reply_bits: int = 0) -> Reply | None:
         """Send `data` (only `last_bits` bits of its last byte if not 0) and wait
         for an answer of about `reply_bits` bits, placed from bit `align` of
         the first FIFO byte. None: nobody answered before the timer ran out.
         `reply_bits=0` sends without waiting for an answer (HLTA)."""
+        self.idle()  # whatever still runs (a Transceive still listening) stops
         self.write(COM_IRQ_REG, ALL_IRQS)  # Set1 = 0: clear every request bit
         self.write(FIFO_LEVEL_REG, FLUSH_BUFFER)
         self.write_fifo(data)
@@ -177,8 +191,6 @@ class Pcd:
             self.sleep(TIMEOUT_S)  # an answer is still coming in
         else:
             raise ReaderFault("the MFRC522 raises no interrupt (its timer is not running)")
-        if not want_data:
-            return Reply(b"", reply_bits, 0, None)
         errors, level, control, coll = self.read_many(
             [ERROR_REG, FIFO_LEVEL_REG, CONTROL_REG, COLL_REG])
         level = min(level & 0x7F, FIFO_SIZE)

@@ -43,6 +43,8 @@ PARITY_ERR = 0x02
 PROTOCOL_ERR = 0x01
 BUFFER_OVFL = 0x10
 COLL_POS_NOT_VALID = 0x20
+#: CollReg bit 7: 0 = the bits received after a collision are cleared.
+VALUES_AFTER_COLL = 0x80
 
 FLUSH_BUFFER = 0x80
 START_SEND = 0x80

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from hw_mocks import fake_rpi
-from hw_mocks.mfrc522 import Board, MifareClassic1K, Ntag213, State, VirtualClock
+from hw_mocks.mfrc522 import Board, MifareClassic1K, Ntag213, State, VirtualClock, crc_a
 from hw_mocks.mfrc522.chip import TX_CONTROL
 from hw_mocks.mfrc522.frames import to_bytes
 from table.drivers.spi_readers import ReaderSetupError, SpiReaders, Wiring
@@ -24,6 +24,14 @@ from table.ports import (
 )
 
 STICKER = "04A1B2C3D4E5F6"
+#: A poll of STICKER lying still: REQA (unanswered), WUPA, SELECT at cascade
+#: levels 1 (CT 04 A1 B2) and 2 (C3 D4 E5 F6) with BCC and CRC_A, HLTA.
+PRESENCE_FRAMES = [
+    (bytes([0x26]), 7), (bytes([0x52]), 7),
+    (b"\x93\x70\x88\x04\xa1\xb2\x9f" + crc_a(b"\x93\x70\x88\x04\xa1\xb2\x9f"), 0),
+    (b"\x95\x70\xc3\xd4\xe5\xf6\x04" + crc_a(b"\x95\x70\xc3\xd4\xe5\xf6\x04"), 0),
+    (b"\x50\x00" + crc_a(b"\x50\x00"), 0),
+]
 #: Five readers on hardware chip enables (SPI0 CE0/CE1, SPI1 CE0-2) and two on
 #: GPIO chip selects: places 0..5, the dealer's last.
 LAYOUT = [(0, 0, None), (0, 1, None), (1, 0, None), (1, 1, None), (1, 2, None), (0, None, 5),
@@ -284,11 +292,11 @@ def test_a_reader_offline_when_left_out_is_reported_back_once_it_answers_in_use(
     assert polls(readers, 3) == [ReaderBack(1)]
 
 
-def test_a_card_lying_still_is_halted_and_woken_by_wupa_at_every_poll():
-    """Presence by HALT and WUPA: a card that was read is sent to HALT, so the
-    next poll's REQA (which only IDLE cards answer) does not read it again; WUPA
-    wakes it from HALT to say it is still there. Every poll of a card lying
-    still is thus exactly REQA (no answer) then WUPA (an answer from HALT)."""
+def test_a_card_lying_still_is_halted_and_found_by_its_uid_at_every_poll():
+    """Presence by HALT, WUPA and SELECT: a card that was read is sent to HALT,
+    so the next poll's REQA (which only IDLE cards answer) does not read it
+    again; WUPA wakes it, SELECT with its UID (both cascade levels of a 7-byte
+    UID) proves it is this card, HLTA sends it back to HALT."""
     board, readers = make()
     card = Ntag213(STICKER)
     put(board, card)
@@ -299,9 +307,10 @@ def test_a_card_lying_still_is_halted_and_woken_by_wupa_at_every_poll():
     for _ in range(20):
         sent = len(chip.frames_sent)
         assert polls(readers, 1) == []
+        chip.catch_up()
         frames = [to_bytes(bits) for bits in chip.frames_sent[sent:]]
-        assert frames == [(bytes([0x26]), 7), (bytes([0x52]), 7)]  # REQA, WUPA: 7-bit frames
-        assert card.state is State.READY and card.from_halt  # woken by WUPA from HALT
+        assert frames == PRESENCE_FRAMES  # REQA, WUPA: 7-bit frames; SELECTs, HLTA
+        assert card.state is State.HALT
 
 
 def test_two_cards_lying_still_are_each_halted_after_every_poll():

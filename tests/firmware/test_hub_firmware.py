@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hw_mocks.mfrc522 import MifareClassic1K, Ntag213, State
+from hw_mocks.mfrc522 import MifareClassic1K, Ntag213, State, crc_a
 from hw_mocks.mfrc522.chip import TX_CONTROL
 from hw_mocks.mfrc522.frames import to_bytes
 from hw_mocks.mfrc522.pico import PicoBoard, build_hub, load_firmware
@@ -89,7 +89,7 @@ def test_cards_on_and_off_with_channel_and_whole_uid(hub):
     assert kinds(port) == [("OFF", ["1", STICKER])]
 
 
-def test_a_card_lying_still_is_halted_and_woken_by_wupa_at_every_poll(hub):
+def test_a_card_lying_still_is_halted_and_found_by_its_uid_at_every_poll(hub):
     h, board, port = hub
     h.boot()
     card = Ntag213(STICKER)
@@ -98,12 +98,17 @@ def test_a_card_lying_still_is_halted_and_woken_by_wupa_at_every_poll(hub):
     chip = board.readers[2]
     chip.catch_up()  # the HLTA reaches the air
     assert card.state is State.HALT  # read, then halted
+    select1 = b"\x93\x70\x88\x04\xa1\xb2\x9f"  # CT 04 A1 B2, BCC
+    select2 = b"\x95\x70\xc3\xd4\xe5\xf6\x04"  # C3 D4 E5 F6, BCC
     for _ in range(10):
         sent = len(chip.frames_sent)
         h.step()
+        chip.catch_up()
         frames = [to_bytes(bits) for bits in chip.frames_sent[sent:]]
-        assert frames == [(bytes([0x26]), 7), (bytes([0x52]), 7)]  # REQA unanswered, WUPA
-        assert card.state is State.READY and card.from_halt  # woken from HALT
+        assert frames == [(bytes([0x26]), 7), (bytes([0x52]), 7),  # REQA unanswered, WUPA
+                          (select1 + crc_a(select1), 0), (select2 + crc_a(select2), 0),
+                          (b"\x50\x00" + crc_a(b"\x50\x00"), 0)]  # SELECT by UID, HLTA
+        assert card.state is State.HALT
     assert [k for k in kinds(port) if k[0] == "ON"] == [("ON", ["2", STICKER])]
 
 
