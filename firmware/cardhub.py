@@ -19,7 +19,7 @@ class Hub:
     def __init__(self, chips, port, ticks_ms, ticks_diff, sleep_ms, rate=50,
                  heartbeat_ms=1000, reset_cause="power", misses_to_leave=3):
         self.chips = list(chips)
-        self.trackers = [Tracker(c, misses_to_leave) for c in self.chips]
+        self.trackers = [Tracker(c, misses_to_leave, self.chips) for c in self.chips]
         self.online = [False] * len(self.chips)
         # channels polled (USE): the others have their antenna off
         self.used = [True] * len(self.chips)

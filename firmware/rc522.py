@@ -139,18 +139,18 @@ class Rc522:
         self.write(MODE, 0x3D)
         if self.read(T_PRESCALER) != PRESCALER:
             raise Fault("registers do not hold")
-        self.write(TX_CONTROL, self.read(TX_CONTROL) | 0x03)
+        self.antenna_on()
         self.version = version
         return version
 
     def antenna_off(self):
         self.write(TX_CONTROL, self.read(TX_CONTROL) & 0xFC)
 
-    def rf_reset(self):
-        """Field off and on: every card in it starts again in IDLE."""
-        self.antenna_off()
-        self.sleep_us(RF_RESET_US)
+    def antenna_on(self):
         self.write(TX_CONTROL, self.read(TX_CONTROL) | 0x03)
+
+    def antenna_is_on(self):
+        return self.read(TX_CONTROL) & 0x03 == 0x03
 
     def transceive(self, data, last_bits=0, align=0, reply_bits=0):
         """(data, bits, errors, collision) or None when nobody answered."""
@@ -265,12 +265,16 @@ class Rc522:
 
 
 class Tracker:
-    """The cards on one reader: `poll()` -> (arrived, left) UID lists."""
+    """The cards on one reader: `poll()` -> (arrived, left) UID lists.
+    `group`: the chips whose fields are reset with this one's when a card
+    has left (all the hub's readers: a card slid from one to the next was
+    halted by the first and would never answer the second's REQA)."""
 
-    def __init__(self, chip, misses_to_leave=3):
+    def __init__(self, chip, misses_to_leave=3, group=None):
         self.chip = chip
         self.misses_to_leave = misses_to_leave
         self.misses = {}
+        self.group = group if group is not None else [chip]
 
     def poll(self):
         chip = self.chip
@@ -303,8 +307,25 @@ class Tracker:
                 del self.misses[uid]
                 left.append(uid)
         if left:
-            chip.rf_reset()
+            self.rf_reset()
         return arrived, left
+
+    def rf_reset(self):
+        """The fields of the group that are on, off and on again."""
+        switched = []
+        for other in self.group + [self.chip]:
+            if other in switched:
+                continue
+            try:
+                if other.antenna_is_on():
+                    other.antenna_off()
+                    switched.append(other)
+            except Fault:
+                if other is self.chip:
+                    raise
+        self.chip.sleep_us(RF_RESET_US)
+        for other in switched:
+            other.antenna_on()
 
     def _still_here(self, uid):
         chip = self.chip

@@ -6,14 +6,18 @@
     board.place(card, seat0)              # any time; board.remove(card) takes it off
     fake_rpi.install(board)               # then the real `mfrc522` package runs on it
 
-See chip.py for what the chip does, picc.py for the cards, board.py for the wiring.
+    board = Board(profile=Harsh(seed=1))  # noise, collisions with errors, weak cards...
+
+See chip.py for what the chip does, harsh.py for the harsh profile,
+picc.py for the cards, board.py for the wiring.
 """
 
 from .board import Board, BusCounters, Wiring
 from .chip import Mfrc522
 from .clock import VirtualClock
 from .crc import crc_a
+from .harsh import Harsh
 from .picc import MifareClassic1K, Ntag213, Picc, State
 
-__all__ = ["Board", "BusCounters", "Mfrc522", "MifareClassic1K", "Ntag213", "Picc", "State",
-           "VirtualClock", "Wiring", "crc_a"]
+__all__ = ["Board", "BusCounters", "Harsh", "Mfrc522", "MifareClassic1K", "Ntag213", "Picc",
+           "State", "VirtualClock", "Wiring", "crc_a"]

@@ -7,6 +7,10 @@ RST to a GPIO pin (`rst_pin`, BCM) or left to the module's pull-up.
 A transfer reaches every chip whose select line is low; two at once fight
 over MISO (the bytes come back ANDed), none at all reads as 0x00.
 
+`Board(profile=Harsh(seed))` makes every reader and card on it harsh (see
+harsh.py), with one seeded random generator for the whole board; a card can
+then also lie between two seats (`place_between`).
+
 Every transfer advances the virtual clock by its length at the bus speed and
 is counted, so a benchmark can report transfers and bus time per poll.
 """
@@ -19,6 +23,7 @@ from dataclasses import dataclass, field
 
 from .chip import Mfrc522
 from .clock import VirtualClock
+from .harsh import Harsh
 from .picc import Picc
 
 BCM, BOARD = 11, 10
@@ -91,8 +96,11 @@ class Board:
     """The Pi and its readers. Thread-safe: one lock guards the buses and the cards."""
 
     def __init__(self, clock: VirtualClock | None = None,
-                 spi_devices: Iterable[tuple[int, int]] = DEFAULT_SPI_DEVICES) -> None:
+                 spi_devices: Iterable[tuple[int, int]] = DEFAULT_SPI_DEVICES,
+                 profile: Harsh | None = None) -> None:
         self.clock = clock or VirtualClock()
+        self.profile = profile
+        self.rng = profile.rng() if profile is not None else None
         self.spi_devices = set(spi_devices)
         self.spi_no_cs: set[tuple[int, int]] = set()
         self.gpio = GpioBank()
@@ -113,7 +121,8 @@ class Board:
             ce = None
         elif ce is None or (bus, ce) not in self.spi_devices:
             raise ValueError(f"no /dev/spidev{bus}.{ce} on this board")
-        chip = Mfrc522(self.clock, name or f"reader{len(self.readers)}", version)
+        chip = Mfrc522(self.clock, name or f"reader{len(self.readers)}", version,
+                       harsh=self.profile, rng=self.rng)
         self.readers.append(chip)
         self.wiring[id(chip)] = Wiring(bus, ce, cs_pin, rst_pin)
         if rst_pin is not None:
@@ -132,6 +141,14 @@ class Board:
         with self.lock:
             self._take(card)
             reader.add_card(card)
+
+    def place_between(self, card: Picc, one: Mfrc522, other: Mfrc522) -> None:
+        """Put `card` at the edge of both readers' fields (between two seats):
+        both power it and hear it, weakly."""
+        with self.lock:
+            self._take(card)
+            one.add_card(card, weak=True)
+            other.add_card(card, weak=True)
 
     def remove(self, card: Picc) -> None:
         with self.lock:

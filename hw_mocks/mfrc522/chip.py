@@ -22,11 +22,18 @@ What is emulated (datasheet MFRC522 rev. 3.9, sections 8 to 10):
   (CollErr, CollReg with CollPos/CollPosNotValid, ValuesAfterColl);
 * the NRSTPD (reset) pin: held low = hard power-down, rising edge = reset.
 
+With a `Harsh` profile (harsh.py) the chip and its cards also misbehave as
+real ones do, at seeded random rates: collisions with parity and protocol
+errors and a capture effect, noise, lost and garbled answers, weak cards
+between two seats, stacked cards detuning each other, slow power-up and
+oscillator start-up, a Transceive not restarted over itself.
+
 Time: every SPI access first lets the chip catch up with the virtual clock,
 so frames, replies and the timer happen when they would on the air.
 
 Faults on demand: `inject("crc" | "half_frame" | "no_reply", count)` spoils
-the next replies; `unplug()` makes the reader stop answering (MISO reads
+the next replies, `inject("noise", count)` answers the next frames nobody
+answers with noise; `unplug()` makes the reader stop answering (MISO reads
 `dead_value`), `plug()` brings it back as after a power-on.
 """
 
@@ -34,12 +41,14 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import random
 from collections import deque
 from collections.abc import Callable
 
 from .clock import VirtualClock
 from .crc import CRC_PRESETS, crc16
 from .frames import FC, FDT, Bits, air_time, to_bits, to_bytes
+from .harsh import Harsh
 from .picc import Picc, Reply, State
 
 # registers
@@ -78,15 +87,21 @@ AUTH_S = 0.0012
 #: Oscillator start-up after a reset or power-on (datasheet 8.8.2: crystal + 37.74 us).
 STARTUP_S = 50e-6
 
-FAULTS = ("crc", "half_frame", "no_reply")
+FAULTS = ("crc", "half_frame", "no_reply", "noise")
 
 
 class Mfrc522:
     """One MFRC522 and the cards lying in its antenna's field."""
 
     def __init__(self, clock: VirtualClock, name: str = "reader", version: int = 0x92,
-                 dead_value: int = 0x00) -> None:
+                 dead_value: int = 0x00, harsh: Harsh | None = None,
+                 rng: random.Random | None = None) -> None:
         self.clock = clock
+        self.harsh = harsh
+        self.rng = rng or (harsh.rng() if harsh else None)
+        self.startup_s = harsh.startup_s if harsh else STARTUP_S
+        #: Cards lying between this reader and another: heard weakly.
+        self.weak: set[int] = set()
         self.name = name
         self.version = version
         self.dead_value = dead_value
@@ -101,7 +116,7 @@ class Mfrc522:
         self._gen = 0
         self._timer_gen = 0
         self._field = False
-        self._power_on(clock.now() - STARTUP_S)  # powered long before anyone looks
+        self._power_on(clock.now() - self.startup_s)  # powered long before anyone looks
 
     # ----- lifecycle ------------------------------------------------------------
 
@@ -121,7 +136,7 @@ class Mfrc522:
         self._timer_value = 0
         self._gen += 1
         self._timer_gen += 1
-        self._ready_at = now + STARTUP_S
+        self._ready_at = now + self.startup_s
         self._update_field(now)
 
     def _soft_reset(self, now: float) -> None:
@@ -154,7 +169,8 @@ class Mfrc522:
     def inject(self, fault: str, count: int = 1) -> None:
         """Spoil the next `count` replies from cards: "crc" (a reply that carries
         a CRC_A arrives with a wrong one), "half_frame" (only half the bits
-        arrive), "no_reply" (the reply is lost)."""
+        arrive), "no_reply" (the reply is lost); or "noise": the next `count`
+        frames nobody answers are followed by noise (bits with errors)."""
         if fault not in FAULTS:
             raise ValueError(f"unknown fault {fault!r}; known: {', '.join(FAULTS)}")
         self._faults.extend([fault] * count)
@@ -178,17 +194,23 @@ class Mfrc522:
         if on != self._field:
             self._field = on
             for card in self.cards:
-                card.field(on, now)
+                card.field(on, now, id(self))
 
-    def add_card(self, card: Picc) -> None:
+    def add_card(self, card: Picc, weak: bool = False) -> None:
+        """`weak`: the card lies at the edge of the field (between two seats)."""
         self.catch_up()
         self.cards.append(card)
-        card.field(self._field, self.clock.now())
+        if weak:
+            self.weak.add(id(card))
+        if self.harsh is not None and self.rng is not None:
+            card.power_up_s = self.rng.uniform(0.0005, self.harsh.power_up_max_s)
+        card.field(self._field, self.clock.now(), id(self))
 
     def remove_card(self, card: Picc) -> None:
         self.catch_up()
         self.cards.remove(card)
-        card.field(False, self.clock.now())
+        self.weak.discard(id(card))
+        card.field(False, self.clock.now(), id(self))
 
     # ----- virtual time ---------------------------------------------------------
 
@@ -360,6 +382,9 @@ class Mfrc522:
             self.regs[COMMAND] = (self.regs[COMMAND] & 0x0F) | (value & 0x30)
             self._update_field(now)
             return
+        if (self.harsh is not None and self.harsh.strict_commands and code == TRANSCEIVE
+                and self.command == TRANSCEIVE and self.modem in (MODEM_WAIT_DATA, MODEM_RX)):
+            return  # written over itself while it listens: not restarted
         self._gen += 1  # whatever was running stops
         self.modem = MODEM_IDLE
         self.regs[COMMAND] = value & 0x3F
@@ -441,15 +466,34 @@ class Mfrc522:
         self.modem = MODEM_WAIT_DATA
         if self.regs[T_MODE] & 0x80:
             self._timer_start(now)
+        harsh, rng = self.harsh, self.rng
+        if harsh is not None and rng is not None and self.field_on:
+            self._detune(now, harsh, rng)
         replies: list[Reply] = []
+        weak_errors = 0
         if self.field_on and bits:
             for card in list(self.cards):
                 reply = card.receive(bits, now)
-                if reply is not None and reply.bits:
-                    replies.append(reply)
-        if not replies or self.regs[COMMAND] & 0x20:
+                if reply is None or not reply.bits:
+                    continue
+                if harsh is not None and rng is not None and id(card) in self.weak:
+                    if rng.random() < harsh.weak_rate:
+                        if rng.random() < 0.5:
+                            continue  # too weak to be heard
+                        weak_errors = PARITY_ERR
+                replies.append(reply)
+        if self.regs[COMMAND] & 0x20:
             return
-        fault = self._faults.popleft() if self._faults else None
+        if not replies:
+            self._maybe_noise(now)
+            return
+        fault = self._faults.popleft() if self._faults and self._faults[0] != "noise" else None
+        extra_errors = weak_errors
+        if harsh is not None and rng is not None:
+            if len(replies) > 1 and rng.random() < harsh.capture_rate:
+                replies = [rng.choice(replies)]  # the strongest card drowns the others
+            if rng.random() < harsh.loss_rate:
+                fault = "no_reply"
         combined, collision = _combine([r.bits for r in replies])
         if fault == "no_reply":
             return
@@ -461,18 +505,47 @@ class Mfrc522:
                 combined[-1] ^= 1
             else:
                 self._faults.appendleft("crc")  # waits for a reply that carries a CRC
+        if harsh is not None and rng is not None and (
+                extra_errors or rng.random() < harsh.garble_rate):
+            combined = list(combined)
+            combined[rng.randrange(len(combined))] ^= 1
+            extra_errors |= PARITY_ERR
         start = now + FDT
         self._schedule(start, self._reply_starts)
         self._schedule(start + air_time(len(combined)),
-                       lambda at: self._received(at, combined, collision))
+                       lambda at: self._received(at, combined, collision, extra_errors))
+
+    def _detune(self, now: float, harsh: Harsh, rng: random.Random) -> None:
+        """Stacked cards: one of them may brown out as this frame goes out."""
+        stacked = [c for c in self.cards if id(c) not in self.weak]
+        if len(stacked) > 1 and rng.random() < harsh.detune_rate * (len(stacked) - 1):
+            rng.choice(stacked).brown_out(now, rng.uniform(0.001, harsh.detune_s))
+
+    def _maybe_noise(self, now: float) -> None:
+        """Nobody answered: noise may come in instead (injected, or harsh)."""
+        if self._faults and self._faults[0] == "noise":
+            self._faults.popleft()
+        elif self.harsh is None or self.rng is None or self.rng.random() >= self.harsh.noise_rate:
+            return
+        rng = self.rng or random.Random(len(self.frames_sent))
+        bits = [rng.randrange(2) for _ in range(rng.randint(1, 24))]
+        errors = (PARITY_ERR, PROTOCOL_ERR, PARITY_ERR | PROTOCOL_ERR)[rng.randrange(3)]
+        start = now + FDT + rng.uniform(0, 200e-6)
+        self._schedule(start, self._reply_starts)
+        self._schedule(start + air_time(len(bits)),
+                       lambda at: self._received(at, bits, None, errors))
 
     def _reply_starts(self, now: float) -> None:
         self._timer_stop(now)
         self.modem = MODEM_RX
 
-    def _received(self, now: float, bits: Bits, collision: int | None) -> None:
+    def _received(self, now: float, bits: Bits, collision: int | None,
+                  extra_errors: int = 0) -> None:
         align = (self.regs[BIT_FRAMING] >> 4) & 0x07
-        errors = 0
+        errors = extra_errors
+        if collision is not None and self.harsh is not None and self.rng is not None:
+            # the clash also breaks the parity of its byte, now and then the framing
+            errors |= PARITY_ERR | (PROTOCOL_ERR if self.rng.random() < 0.3 else 0)
         coll_reg = self.regs[COLL] & 0x80
         if collision is not None:
             errors |= COLL_ERR

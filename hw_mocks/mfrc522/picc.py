@@ -79,6 +79,10 @@ class Picc:
         self.from_halt = False
         self.level = 0
         self.powered_since: float | None = None
+        #: How long it needs after the field appears before it answers.
+        self.power_up_s = POWER_UP_S
+        #: The fields it lies in that are on (a card between two seats has two).
+        self._fields: set[int] = set()
 
     # ----- identity -------------------------------------------------------------
 
@@ -102,22 +106,41 @@ class Picc:
 
     # ----- power ----------------------------------------------------------------
 
-    def field(self, on: bool, now: float) -> None:
-        """The reader's field came on or went off."""
-        if on and self.powered_since is None:
+    def field(self, on: bool, now: float, source: int = 0) -> None:
+        """The field of reader `source` came on or went off; the card is
+        powered while any field it lies in is on."""
+        if on:
+            self._fields.add(source)
+        else:
+            self._fields.discard(source)
+        if self._fields and self.powered_since is None:
             self.powered_since = now
             self.state = State.IDLE
             self.from_halt = False
-        elif not on:
-            self.powered_since = None
-            self.state = State.POWER_OFF
-            self.on_reset()
+        elif not self._fields and self.powered_since is not None:
+            self._power_off()
+
+    def _power_off(self) -> None:
+        self.powered_since = None
+        self.state = State.POWER_OFF
+        self.level = 0
+        self.on_reset()
+
+    def brown_out(self, now: float, duration: float) -> None:
+        """Too little energy for `duration` (a detuned card): it forgets its
+        state and powers up again afterwards, in IDLE."""
+        if self.powered_since is None:
+            return
+        self._power_off()
+        self.powered_since = now + duration
+        self.state = State.IDLE
+        self.from_halt = False
 
     def on_reset(self) -> None:
         """Forget volatile state (authentication and the like)."""
 
     def _ready(self, now: float) -> bool:
-        return self.powered_since is not None and now - self.powered_since >= POWER_UP_S
+        return self.powered_since is not None and now - self.powered_since >= self.power_up_s
 
     def _fall_back(self) -> None:
         self.state = State.HALT if self.from_halt else State.IDLE

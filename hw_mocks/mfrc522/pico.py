@@ -18,6 +18,7 @@ from typing import Any
 
 from .board import Board
 from .clock import VirtualClock
+from .harsh import Harsh
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
 FIRMWARE_MODULES = ("wire", "rc522", "cardhub", "hubconfig")
@@ -29,8 +30,9 @@ class PicoBoard(Board):
     """A Pico with `channels` readers wired as firmware/hubconfig.py says."""
 
     def __init__(self, channels: int = 8, clock: VirtualClock | None = None,
-                 cs_pins: Sequence[int] = CS_PINS, rst_pin: int = RST_PIN) -> None:
-        super().__init__(clock=clock, spi_devices=())
+                 cs_pins: Sequence[int] = CS_PINS, rst_pin: int = RST_PIN,
+                 profile: Harsh | None = None) -> None:
+        super().__init__(clock=clock, spi_devices=(), profile=profile)
         if not 1 <= channels <= len(cs_pins):
             raise ValueError(f"a hub has 1 to {len(cs_pins)} readers")
         for channel in range(channels):

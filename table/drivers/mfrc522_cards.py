@@ -27,13 +27,17 @@ still powering up). Then:
    neighbour's field is not a card.
 
 A known card that misses `misses_to_leave` polls in a row has left. The
-reader's field is then switched off for `RF_RESET_S` and on again: every
-card in it restarts in IDLE, so a card only believed gone (its answers lost
-while it lay in HALT, where REQA never reaches it) is found again.
+fields of the reader and of its `group` (the other readers of the table)
+are then switched off for `RF_RESET_S` and on again: every card in them
+restarts in IDLE, so a card only believed gone (its answers lost while it
+lay in HALT, where REQA never reaches it) is found again, and so is a card
+slid from one seat to the next: it was halted by the first reader while it
+lay between the two, and the second one's REQA would never reach it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from table.drivers.mfrc522_iso14443 import (
@@ -176,9 +180,12 @@ class PollResult:
 class CardTracker:
     """The cards on one reader, kept up to date by `poll`."""
 
-    def __init__(self, pcd: Pcd, misses_to_leave: int = 3) -> None:
+    def __init__(self, pcd: Pcd, misses_to_leave: int = 3,
+                 group: Sequence[Pcd] | None = None) -> None:
         self.pcd = pcd
         self.misses_to_leave = misses_to_leave
+        #: The readers whose fields are reset with this one's (it included).
+        self.group = group if group is not None else [pcd]
         self.misses: dict[bytes, int] = {}
 
     @property
@@ -233,7 +240,22 @@ class CardTracker:
         return False
 
     def _rf_reset(self) -> None:
-        """Field off and on: every card still in it starts again in IDLE."""
-        self.pcd.antenna(False)
+        """The fields of the group that are on, off and on again: every card
+        in them starts again in IDLE. Another reader that fails here is left
+        to its own poll."""
+        switched = []
+        for pcd in {id(p): p for p in [self.pcd, *self.group]}.values():
+            try:
+                if pcd.antenna_on():
+                    pcd.antenna(False)
+                    switched.append(pcd)
+            except OSError:
+                if pcd is self.pcd:
+                    raise
         self.pcd.sleep(RF_RESET_S)
-        self.pcd.antenna(True)
+        for pcd in switched:
+            try:
+                pcd.antenna(True)
+            except OSError:
+                if pcd is self.pcd:
+                    raise

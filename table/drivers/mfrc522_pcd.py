@@ -157,6 +157,9 @@ class Pcd:
         if wanted != value:
             self.write(TX_CONTROL_REG, wanted)
 
+    def antenna_on(self) -> bool:
+        return self.read(TX_CONTROL_REG) & ANTENNA_BITS == ANTENNA_BITS
+
     def idle(self) -> None:
         self.write(COMMAND_REG, CMD_IDLE)
 

@@ -108,6 +108,8 @@ class SpiReaders:
         self._owned_pins: list[int] = []
         self._resets: dict[int, int] = {}
         self._readers: list[_Reader] = []
+        #: Every reader's chip: a card leaving one resets all their fields.
+        self._pcds: list[Pcd] = []
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self._lock = threading.Lock()
@@ -150,7 +152,9 @@ class SpiReaders:
                 f"SPI{wiring.bus} cannot hold its chip enables off ({exc}): leave one chip "
                 "enable of the bus free for the readers with a GPIO chip select") from None
         pcd = Pcd(chip, self.sleep)
-        self._readers.append(_Reader(place, wiring, pcd, CardTracker(pcd, misses_to_leave)))
+        self._pcds.append(pcd)
+        self._readers.append(_Reader(place, wiring, pcd,
+                                     CardTracker(pcd, misses_to_leave, self._pcds)))
 
     # ----- the port -------------------------------------------------------------
 
