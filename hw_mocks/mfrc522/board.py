@@ -137,18 +137,31 @@ class Board:
     # ----- cards ----------------------------------------------------------------
 
     def place(self, card: Picc, reader: Mfrc522) -> None:
-        """Put `card` in `reader`'s field (taking it from wherever it was)."""
+        """Put `card` in `reader`'s field, taking it from wherever it was. A
+        card that already lay in that field (between it and another seat)
+        slides onto it without losing power, so it keeps its state."""
         with self.lock:
-            self._take(card)
-            reader.add_card(card)
+            for chip in self.readers:
+                if chip is not reader and card in chip.cards:
+                    chip.remove_card(card)
+            if card in reader.cards:
+                reader.weak.discard(id(card))
+            else:
+                reader.add_card(card)
 
     def place_between(self, card: Picc, one: Mfrc522, other: Mfrc522) -> None:
         """Put `card` at the edge of both readers' fields (between two seats):
-        both power it and hear it, weakly."""
+        both power it and hear it, weakly. Slid from one of them, it keeps
+        its power and state."""
         with self.lock:
-            self._take(card)
-            one.add_card(card, weak=True)
-            other.add_card(card, weak=True)
+            for chip in self.readers:
+                if chip is not one and chip is not other and card in chip.cards:
+                    chip.remove_card(card)
+            for chip in (one, other):
+                if card in chip.cards:
+                    chip.weak.add(id(card))
+                else:
+                    chip.add_card(card, weak=True)
 
     def remove(self, card: Picc) -> None:
         with self.lock:
