@@ -204,7 +204,8 @@ def test_a_transceive_written_over_a_listening_one_sends_nothing():
     board.place(card, board.readers[0])
     board.clock.sleep(0.006)
     irq, error, data = raw.transceive([0x26], last_bits=7, idle_first=False)
-    assert not irq & (0x40 | RX_IRQ | TIMER_IRQ) and data == b""  # no TxIRq: nothing went out
+    assert not irq & (0x40 | RX_IRQ | TIMER_IRQ)  # no TxIRq: nothing went out...
+    assert data == b"\x26"  # ...the REQA still waits in the FIFO
     assert raw.reqa()[2] == b"\x04\x00"  # Idle first: it goes out
 
 
