@@ -8,6 +8,14 @@ reader stops answering (it is then re-initialised every `retry_s`) and
 `ReaderBack` when it answers again. The controller is never called and
 never waited for.
 
+Nothing stops the thread: a reader whose poll fails (an `OSError` from
+spidev, a chip that misbehaves, or anything unexpected, which is logged with
+its traceback) is re-initialised; after `FAILURES_TO_OFFLINE` failed polls
+in a row it is reported offline and tried again every `retry_s`, and
+reported back after its first good poll. The other readers are polled all
+the while. Should a whole cycle fail, the thread logs it, waits (twice as
+long each time, up to `MAX_BACKOFF_S`) and carries on.
+
 Pins are BCM numbers. The numbering is set to BCM before anything else, so
 the `mfrc522` package cannot choose BOARD; a BOARD numbering set by someone
 else is refused with a clear error. Reset pins are set up explicitly (None:
@@ -41,6 +49,10 @@ from table.ports import CardArrived, CardLeft, Clock, Event, Post, ReaderBack, R
 log = logging.getLogger(__name__)
 
 BCM = 11
+#: Failed polls in a row after which a reader is reported offline.
+FAILURES_TO_OFFLINE = 3
+#: The longest wait after a poll cycle that failed as a whole.
+MAX_BACKOFF_S = 2.0
 #: Chip enables per SPI bus with dtparam=spi=on and dtoverlay=spi1-3cs.
 CHIP_ENABLES = {0: (0, 1), 1: (0, 1, 2)}
 
@@ -90,6 +102,8 @@ class _Reader:
     faults: int = field(default=0)
     #: ReaderOffline was posted and no ReaderBack since (kept while it is off).
     reported_offline: bool = False
+    #: Polls that failed in a row (a good poll starts again from 0).
+    failures: int = 0
 
 
 class SpiReaders:
@@ -117,6 +131,8 @@ class SpiReaders:
         #: Events made outside a poll (by poll_only), posted by the next poll.
         self._pending: list[Event] = []
         self.cycles = 0
+        #: Poll cycles that failed as a whole (the thread carried on).
+        self.counters_thread_errors = 0
         try:
             devices = _devices_for(places)
             for place, wiring in places.items():
@@ -218,10 +234,20 @@ class SpiReaders:
     def _run(self) -> None:
         post = self._post
         assert post is not None
+        backoff = 0.0
         while not self._stopping.is_set():
             started = self.clock.now()
-            for event in self.poll_once():
-                post(event)
+            try:
+                for event in self.poll_once():
+                    post(event)
+            except Exception:  # noqa: BLE001 - the thread must outlive anything
+                backoff = min(max(2 * backoff, self.cycle_s, 0.01), MAX_BACKOFF_S)
+                self.counters_thread_errors += 1
+                log.exception("polling the readers failed; again in %.2f s", backoff)
+                if not self._stopping.is_set():
+                    self.sleep(backoff)
+                continue
+            backoff = 0.0
             rest = self.cycle_s - (self.clock.now() - started)
             if rest > 0 and not self._stopping.is_set():
                 self.sleep(rest)
@@ -244,41 +270,61 @@ class SpiReaders:
             return self._bring_up(reader)
         try:
             result = reader.tracker.poll()
-        except ReaderFault as fault:
-            reader.faults += 1
-            log.info("reader at place %d: %s; re-initialising", reader.place, fault)
-            try:
-                self._init(reader)
-            except ReaderFault as again:
-                return self._went_offline(reader, str(again))
-            return []
-        return ([CardArrived(reader.place, uid.hex().upper()) for uid in result.arrived]
-                + [CardLeft(reader.place, uid.hex().upper()) for uid in result.left])
-
-    def _bring_up(self, reader: _Reader) -> list[Event]:
-        try:
-            self._init(reader)
-        except ReaderFault as fault:
-            if reader.reported_offline:  # said already (also before it was left out)
-                reader.state = "offline"
-                reader.retry_at = self.clock.now() + self.retry_s
-                return []
-            return self._went_offline(reader, str(fault))
-        reader.state = "online"
+        except Exception as exc:  # noqa: BLE001 - one reader never stops the others
+            return self._failed(reader, exc)
+        reader.failures = 0
+        events: list[Event] = []
         if reader.reported_offline:
             reader.reported_offline = False
-            return [ReaderBack(reader.place)]
+            events.append(ReaderBack(reader.place))
+        return (events + [CardArrived(reader.place, uid.hex().upper()) for uid in result.arrived]
+                + [CardLeft(reader.place, uid.hex().upper()) for uid in result.left])
+
+    def _failed(self, reader: _Reader, exc: Exception) -> list[Event]:
+        """A poll of `reader` failed: re-initialise it, or after
+        FAILURES_TO_OFFLINE failures in a row, report it offline."""
+        reader.failures += 1
+        reader.faults += 1
+        detail = _describe(exc)
+        if isinstance(exc, OSError):
+            log.info("reader at place %d: %s; re-initialising", reader.place, detail)
+        else:
+            log.error("reader at place %d failed unexpectedly; re-initialising", reader.place,
+                      exc_info=exc)
+        if reader.failures >= FAILURES_TO_OFFLINE:
+            return self._went_offline(
+                reader, f"{detail} ({reader.failures} polls in a row failed)")
+        try:
+            self._init(reader)
+        except Exception as again:  # noqa: BLE001
+            return self._went_offline(reader, _describe(again))
+        return []
+
+    def _bring_up(self, reader: _Reader) -> list[Event]:
+        """Initialise a new reader or one that was away. ReaderBack is
+        posted by its first good poll."""
+        try:
+            self._init(reader)
+        except Exception as fault:  # noqa: BLE001 - an OSError from spidev, or worse
+            if not isinstance(fault, OSError):
+                log.error("reader at place %d failed unexpectedly", reader.place, exc_info=fault)
+            return self._went_offline(reader, _describe(fault))
+        reader.state = "online"
         return []
 
     def _went_offline(self, reader: _Reader, detail: str) -> list[Event]:
+        """Field off (if it still hears us), tried again in `retry_s`;
+        ReaderOffline unless said already (also before it was left out)."""
         try:
-            reader.pcd.antenna(False)  # if it still hears us: no field while it is away
-        except OSError:
+            reader.pcd.antenna(False)
+        except Exception:  # noqa: BLE001, S110 - it is away anyway
             pass
         reader.state = "offline"
+        reader.retry_at = self.clock.now() + self.retry_s
+        if reader.reported_offline:
+            return []
         reader.reported_offline = True
         reader.detail = detail
-        reader.retry_at = self.clock.now() + self.retry_s
         log.warning("reader at place %d is offline: %s", reader.place, detail)
         return [ReaderOffline(reader.place, detail)]
 
@@ -323,6 +369,14 @@ class SpiReaders:
     def cards(self) -> dict[int, list[str]]:
         """The UIDs each reader believes lie on it."""
         return {r.place: [u.hex().upper() for u in r.tracker.present] for r in self._readers}
+
+
+def _describe(exc: BaseException) -> str:
+    """What went wrong, in a line: the message, else the exception's name."""
+    text = str(exc)
+    if isinstance(exc, ReaderFault) and text:
+        return text
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _gpio_in_bcm() -> Any:

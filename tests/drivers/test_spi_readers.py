@@ -3,6 +3,7 @@ mfrc522 package's register access underneath."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import queue
 import threading
@@ -376,3 +377,114 @@ def test_open_from_config_takes_the_configuration_readers():
     spent = board.counters() - before
     assert spent.bus_time == pytest.approx(spent.bytes * 8 / 500_000)
     readers.close()
+
+
+# ----- no thread dies silently -------------------------------------------------------
+
+class FlakySpi:
+    """A spidev handle whose next `failures` transfers fail as the kernel's
+    do (EIO), or raise `error` if given."""
+
+    def __init__(self, spi, failures, error=None):
+        self.spi, self.failures, self.error = spi, failures, error
+
+    def xfer2(self, data):
+        if self.failures:
+            self.failures -= 1
+            raise self.error or OSError(errno.EIO, "Input/output error")
+        return self.spi.xfer2(data)
+
+    def close(self):
+        self.spi.close()
+
+
+def flaky(readers, index, failures, error=None):
+    chip = readers._readers[index].pcd.chip
+    chip.spi = FlakySpi(chip.spi, failures, error)
+    return chip.spi
+
+
+def test_one_transient_spidev_error_costs_no_event():
+    board, readers = make(2)
+    flaky(readers, 0, 1)
+    assert polls(readers, 3) == []
+    put(board, Ntag213(STICKER), 0)
+    put(board, MifareClassic1K("A1B2C3D4"), 1)
+    assert sorted(polls(readers, 3), key=str) == [CardArrived(0, STICKER),
+                                                 CardArrived(1, "A1B2C3D4")]
+
+
+def test_a_reader_whose_transfers_keep_failing_goes_offline_once_and_comes_back():
+    board, readers = make(2, retry_s=0.5)
+    put(board, Ntag213(STICKER), 0)
+    assert polls(readers, 2) == [CardArrived(0, STICKER)]
+    spi = flaky(readers, 0, 10**9)
+    put(board, MifareClassic1K("A1B2C3D4"), 1)
+    events = polls(readers, 30)
+    offline = [e for e in events if isinstance(e, ReaderOffline)]
+    # the other reader is polled all along
+    assert [e for e in events if e not in offline] == [CardArrived(1, "A1B2C3D4")]
+    assert len(offline) == 1 and offline[0].seat == 0 and "Input/output error" in offline[0].detail
+    assert readers.status()[0].startswith("offline")
+    spi.failures = 0
+    board.clock.sleep(0.5)
+    assert polls(readers, 5) == [ReaderBack(0)]
+    assert readers.cards() == {0: [STICKER], 1: ["A1B2C3D4"]}  # nothing lost meanwhile
+
+
+def test_a_reader_that_initialises_but_fails_every_poll_goes_offline_without_flapping(caplog):
+    board, readers = make(2, retry_s=0.2)
+    reader = readers._readers[0]
+    real_poll = reader.tracker.poll
+    reader.tracker.poll = lambda: 1 / 0  # a bug, not an OSError
+    put(board, MifareClassic1K("A1B2C3D4"), 1)
+    events = []
+    for _ in range(40):
+        events += readers.poll_once()
+        board.clock.sleep(0.05)
+    assert events.count(CardArrived(1, "A1B2C3D4")) == 1
+    offline = [e for e in events if isinstance(e, ReaderOffline)]
+    assert len(offline) == 1 and "ZeroDivisionError" in offline[0].detail
+    assert not any(isinstance(e, ReaderBack) for e in events)  # tried again, said once
+    assert "ZeroDivisionError" in caplog.text  # the traceback is in the log
+    reader.tracker.poll = real_poll
+    board.clock.sleep(0.2)
+    assert polls(readers, 3) == [ReaderBack(0)]
+
+
+def test_the_polling_thread_survives_a_transient_spidev_error():
+    board, readers = make(clock=VirtualClock(pace=1.0))
+    flaky(readers, 0, 1)
+    events = queue.Queue()
+    readers.start(events.put)
+    try:
+        board.clock.sleep(0.05)
+        put(board, Ntag213(STICKER))
+        assert events.get(timeout=5) == CardArrived(0, STICKER)
+        assert len(polling_threads()) == 1
+    finally:
+        readers.stop()
+
+
+def test_the_polling_thread_survives_a_whole_cycle_failing(caplog):
+    board, readers = make(clock=VirtualClock(pace=1.0))
+    real = readers.poll_once
+    calls = []
+
+    def poll_once():
+        calls.append(1)
+        if len(calls) <= 2:
+            raise RuntimeError("something no one foresaw")
+        return real()
+
+    readers.poll_once = poll_once
+    events = queue.Queue()
+    readers.start(events.put)
+    try:
+        put(board, Ntag213(STICKER))
+        assert events.get(timeout=5) == CardArrived(0, STICKER)
+        assert len(polling_threads()) == 1
+    finally:
+        readers.stop()
+    assert readers.counters_thread_errors == 2
+    assert "something no one foresaw" in caplog.text
