@@ -14,6 +14,11 @@ than 200 characters) or beyond 400 a second (a flooding hub) are dropped and
 counted in `counters`; lost lines (a sequence gap) and dropped floods make
 the driver ask the hub for its cards again.
 
+Nothing else stops the reading thread either: should anything unforeseen
+go wrong, it logs it with its traceback, lets go of the port (the readers
+are reported offline), waits a little longer each time and connects again
+(the readers are reported back with the hub's first lines).
+
 `use_places` (table.ports.PlaceSelectingReaders) tells the hub which
 channels to poll (`USE`): the others' antennas go off. It is sent again on
 every (re)connection and after the hub boots, and nothing is reported from
@@ -202,11 +207,22 @@ class HubReaders:
     # ----- the thread -----------------------------------------------------------
 
     def _run(self) -> None:
+        backoff = 0.0
         while not self._stopping.is_set():
-            if self._serial is None and not self.connect():
-                self._stopping.wait(self.retry_s)
-                continue
-            self.read_once()
+            try:
+                if self._serial is None and not self.connect():
+                    self._stopping.wait(self.retry_s)
+                    continue
+                self.read_once()
+                backoff = 0.0
+            except Exception as exc:  # noqa: BLE001 - the thread must outlive anything
+                # nothing expected gets here: say it with its traceback, let go of the
+                # port (its readers go offline) and connect again after a pause
+                backoff = min(max(2 * backoff, self.retry_s / 4), 4 * self.retry_s)
+                self.counters["thread_errors"] += 1
+                log.exception("reading the hub failed; connecting again in %.2f s", backoff)
+                self._lost(f"the hub's reading failed ({type(exc).__name__}: {exc})")
+                self._stopping.wait(backoff)
 
     def connect(self) -> bool:
         """Find and open the hub, ask for its version and cards."""

@@ -5,6 +5,7 @@ pyserial's loop:// port; time comes from a fake clock."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -334,3 +335,51 @@ def test_open_from_config_maps_places_to_channels():
 
     hub = open_from_config({0: HubReader(3), DEALER: HubReader(0)}, HubConfig())
     assert hub.places == {3: 0, 0: DEALER}
+
+
+class ScriptedPort:
+    """A serial port that hands out `chunks` one read at a time; an
+    exception among them is raised instead."""
+
+    def __init__(self, chunks):
+        self.chunks = list(chunks)
+        self.written = b""
+
+    @property
+    def in_waiting(self):
+        return len(self.chunks[0]) if self.chunks and isinstance(self.chunks[0], bytes) else 0
+
+    def read(self, n):
+        if not self.chunks:
+            time.sleep(0.01)
+            return b""
+        chunk = self.chunks.pop(0)
+        if isinstance(chunk, Exception):
+            raise chunk
+        return chunk
+
+    def write(self, data):
+        self.written += data
+
+    def close(self):
+        pass
+
+
+def test_the_reading_thread_outlives_an_unforeseen_error_and_reports_the_readers_back(caplog):
+    ports = [ScriptedPort([line(1, "HB", 1, "03", 50), RuntimeError("a driver bug")]),
+             ScriptedPort([line(1, "ON", 0, STICKER)])]
+    hub = HubReaders({0: 0, 1: 1}, find_port=lambda: "/dev/fake",
+                     open_port=lambda path: ports.pop(0), retry_s=0.05)
+    events = []
+    hub.start(events.append)
+    try:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and CardArrived(0, STICKER) not in events:
+            time.sleep(0.01)
+    finally:
+        hub.stop()
+    assert events == [ReaderOffline(0, "the hub's reading failed (RuntimeError: a driver bug)"),
+                      ReaderOffline(1, "the hub's reading failed (RuntimeError: a driver bug)"),
+                      ReaderBack(0), CardArrived(0, STICKER)]
+    assert hub.counters["thread_errors"] == 1 and hub.counters["connects"] == 2
+    assert "a driver bug" in caplog.text and "Traceback" in caplog.text
