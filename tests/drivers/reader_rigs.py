@@ -6,6 +6,9 @@ that a test runs the same table against each:
 * `HubRig`: the hub firmware (firmware/, run under CPython on a `PicoBoard`
   as tests/firmware does), its ON/OFF lines read back from its port.
 
+`Table` keeps the truth (where each card lies) while it moves cards on a
+rig, and tells whether what the driver reports matches it.
+
 `poll()` runs one poll cycle and lets `cycle_s` of virtual time pass; it
 returns what the driver said as ("on" | "off", reader index, UID) and
 ("offline" | "back", reader index, "") tuples, and keeps `reported`, the
@@ -17,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from hw_mocks import fake_rpi
-from hw_mocks.mfrc522 import Board, Harsh
+from hw_mocks.mfrc522 import Board, Harsh, MifareClassic1K, Ntag213, Picc
 from hw_mocks.mfrc522.pico import PicoBoard, build_hub, load_firmware
 from table.drivers.spi_readers import SpiReaders, Wiring
 from table.ports import CardArrived, CardLeft, ReaderBack, ReaderOffline
@@ -133,3 +136,72 @@ class HubRig(Rig):
 
 
 RIGS = {"spi": SpiRig, "hub": HubRig}
+
+SEATS = 3  # in a row: a card slides from 0 to 1 or from 1 to 2 and back
+UIDS = ("04A1B2C3D4E5F6", "04A1B2112233FF", "A1B2C3D4", "01020304", "01020305")
+#: place (squarely on a seat), lift, slide (to the next seat, polls on the
+#: way), between (left lying between its seat and the next).
+MOVES = ("place", "lift", "slide", "between")
+#: Polls after a move within which the report must match the truth.
+BOUND = 10
+#: Polls after that during which it must keep matching.
+STEADY = 3
+
+
+def card(uid: str) -> Picc:
+    return Ntag213(uid) if len(uid) == 14 else MifareClassic1K(uid)
+
+
+class Table:
+    """The truth: where each card lies (a seat, or a pair of seats)."""
+
+    def __init__(self, rig: Rig) -> None:
+        self.rig = rig
+        self.cards = {uid: card(uid) for uid in UIDS}
+        self.at: dict[str, tuple[int, ...]] = {}
+        self.said: list[Said] = rig.polls(2)
+
+    def move(self, kind: str, uid: str, seat: int, polls: int) -> None:
+        board, readers = self.rig.board, self.rig.board.readers
+        now = self.at.get(uid)
+        if kind == "place":
+            board.place(self.cards[uid], readers[seat])
+            self.at[uid] = (seat,)
+        elif kind == "lift" and now:
+            board.remove(self.cards[uid])
+            del self.at[uid]
+        elif kind in ("slide", "between") and now and len(now) == 1:
+            to = now[0] + (1 if seat % 2 else -1)
+            if not 0 <= to < SEATS:
+                to = now[0] - (1 if seat % 2 else -1)
+            board.place_between(self.cards[uid], readers[now[0]], readers[to])
+            self.at[uid] = (now[0], to)
+            if kind == "slide":
+                self.said += self.rig.polls(polls)  # on its way: anything goes meanwhile
+                board.place(self.cards[uid], readers[to])
+                self.at[uid] = (to,)
+
+    def matches(self) -> bool:
+        for seat in range(SEATS):
+            reported = self.rig.reported.get(seat, set())
+            certain = {uid for uid, at in self.at.items() if at == (seat,)}
+            possible = {uid for uid, at in self.at.items() if seat in at}
+            if not certain <= reported <= possible:
+                return False
+        return True
+
+    def describe(self) -> str:
+        return f"truth {self.at}, reported {self.rig.reported}"
+
+    def poll(self) -> None:
+        self.said += self.rig.poll()
+
+    def play(self, move: tuple[str, str, int, int]) -> int:
+        """Make `move`, then poll until the report matches the truth (at most
+        BOUND + 1 polls); returns how many polls that took."""
+        self.move(*move)
+        polls = 0
+        while not self.matches() and polls <= BOUND:
+            polls += 1
+            self.poll()
+        return polls
