@@ -283,3 +283,83 @@ def test_install_says_what_to_do_without_config_txt(tmp_path):
     r = run(SYSTEMD / "install.sh", "--root", tmp_path, "--config-txt")
     assert r.returncode == 1
     assert "no /boot/firmware/config.txt here" in r.stderr
+
+
+# ----- hand-edited files: uninstall touches only what is cardtable's -------------------
+
+def installed_root(tmp_path, boot):
+    root = tmp_path / "root"
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/config.txt").write_text(boot)
+    assert run(SYSTEMD / "install.sh", "--root", root, "--config-txt").returncode == 0
+    return root
+
+
+@needs_systemd
+def test_uninstall_keeps_what_the_user_wrote_after_the_block(tmp_path):
+    root = installed_root(tmp_path, "dtparam=audio=on\n")
+    boot = root / "boot/firmware/config.txt"
+    boot.write_text(boot.read_text() + "\n[pi4]\narm_boost=1\n\n")    # added by hand later
+    r = run(SYSTEMD / "uninstall.sh", "--root", root)
+    assert r.returncode == 0, r.stderr
+    assert boot.read_text() == "dtparam=audio=on\n\n[pi4]\narm_boost=1\n\n"
+
+
+@needs_systemd
+def test_uninstall_without_the_end_marker_touches_nothing_and_says_so(tmp_path):
+    root = installed_root(tmp_path, "dtparam=audio=on\n")
+    boot = root / "boot/firmware/config.txt"
+    # someone deleted the end marker and wrote a section of their own below
+    text = boot.read_text().replace("# cardtable: end\n", "") + "[pi4]\narm_boost=1\n"
+    boot.write_text(text)
+    boot.chmod(0o600)
+    r = run(SYSTEMD / "uninstall.sh", "--root", root)
+    assert r.returncode == 0, r.stderr
+    assert boot.read_text() == text and boot.stat().st_mode & 0o777 == 0o600
+    assert 'no "# cardtable: end" after it: left as it is' in r.stderr
+
+
+@needs_systemd
+def test_purge_takes_exactly_cardtable_out_of_hand_edited_group_lists(tmp_path):
+    root = installed_root(tmp_path, "")
+    etc = root / "etc"
+    group = {ln.split(":")[0]: ln for ln in (etc / "group").read_text().splitlines()}
+    gid = {name: ln.split(":")[2] for name, ln in group.items()}
+    # the club added its own user "pi", and a user whose name starts with cardtable
+    edited = {"gpio": "cardtable,pi", "spi": "pi,cardtable", "i2c": "cardtablex,cardtable",
+              "dialout": "cardtable"}
+    lines = [f"{n}:x:{gid[n]}:{edited[n]}" if n in edited else ln for n, ln in group.items()]
+    lines.append("cardtablex:x:1500:")
+    (etc / "group").write_text("\n".join(lines) + "\n")
+    (etc / "gshadow").write_text("gpio:!:cardtable:cardtable,pi\nspi:!::pi\n"
+                                 "cardtable:!::\n")
+    assert run(SYSTEMD / "uninstall.sh", "--root", root, "--purge").returncode == 0
+    after = {ln.split(":")[0]: ln for ln in (etc / "group").read_text().splitlines()}
+    assert after["gpio"] == f"gpio:x:{gid['gpio']}:pi"
+    assert after["spi"] == f"spi:x:{gid['spi']}:pi"
+    assert after["i2c"] == f"i2c:x:{gid['i2c']}:cardtablex"
+    assert after["dialout"] == f"dialout:x:{gid['dialout']}:"
+    assert "cardtable" not in after and after["cardtablex"] == "cardtablex:x:1500:"
+    assert (etc / "gshadow").read_text() == "gpio:!::pi\nspi:!::pi\n"
+
+
+# ----- the configuration's mode ---------------------------------------------------------
+
+@needs_systemd
+def test_every_install_makes_the_config_readable_by_cardtable_and_root_only(tmp_path):
+    import os
+
+    root = installed_root(tmp_path, "")
+    config = root / "etc/cardtable/config.toml"
+    assert config.stat().st_mode & 0o777 == 0o640
+    config.write_text('[table]\nlanguage = "ro"\n')
+    config.chmod(0o644)                      # an older install, or an editor, left it open
+    (root / "etc/cardtable").chmod(0o755)
+    assert run(SYSTEMD / "install.sh", "--root", root).returncode == 0
+    assert config.stat().st_mode & 0o777 == 0o640
+    assert (root / "etc/cardtable").stat().st_mode & 0o777 == 0o750
+    assert config.read_text() == '[table]\nlanguage = "ro"\n'          # contents kept
+    if os.getuid() == 0:                     # only root may give files away
+        gid = next(ln.split(":")[2] for ln in (root / "etc/group").read_text().splitlines()
+                   if ln.startswith("cardtable:"))
+        assert (config.stat().st_uid, config.stat().st_gid) == (0, int(gid))
