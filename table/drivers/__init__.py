@@ -125,7 +125,7 @@ def describe_pin_factory(factory: Any) -> str:
     names = {v.split(":")[1]: k for k, v in PIN_FACTORY_CLASSES.items()}
     kind = type(factory).__name__
     text = names.get(kind, kind)
-    chip = getattr(factory, "_chip", None)
+    chip = getattr(factory, "chip", None)
     if isinstance(chip, int):
         text += f" on /dev/gpiochip{chip}"
     try:

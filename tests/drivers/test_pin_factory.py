@@ -73,7 +73,7 @@ def test_the_chosen_library_is_announced(mock_factory):
 
 def test_describe_names_the_library_and_chip():
     class LGPIOFactory:                                # gpiozero's class name
-        _chip = 4
+        chip = 4
 
         @property
         def board_info(self):
