@@ -24,9 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMD = ROOT / "systemd"
 
-needs_tools = pytest.mark.skipif(
-    not all(shutil.which(t) for t in ("systemd-sysusers", "systemctl")),
-    reason="systemd's tools are not installed here (Debian package: systemd)")
+needs_tools = pytest.mark.usefixtures("systemd_tools")
 
 #: distribution -> (version, requires, {file: text})
 PACKAGES = {

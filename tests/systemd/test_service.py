@@ -19,9 +19,7 @@ SYSTEMD = ROOT / "systemd"
 UNIT = SYSTEMD / "cardtable.service"
 RULE = SYSTEMD / "99-cardtable-hub.rules"
 
-needs_systemd = pytest.mark.skipif(
-    not all(shutil.which(t) for t in ("systemd-analyze", "systemd-sysusers", "systemctl")),
-    reason="systemd's tools are not installed here (Debian package: systemd)")
+needs_systemd = pytest.mark.usefixtures("systemd_tools")
 
 
 def unit_entries(path=UNIT):
