@@ -19,7 +19,7 @@
 # alone) and never touches the match journal in /var/lib/cardtable.
 set -euo pipefail
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 
 ROOT=/
 START=1
