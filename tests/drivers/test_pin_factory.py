@@ -87,3 +87,19 @@ def test_describe_names_the_library_and_chip():
             raise RuntimeError("unknown board")
 
     assert describe_pin_factory(RPiGPIOFactory()) == "rpigpio"
+
+
+def test_cardtable_run_writes_the_chosen_library_to_the_log(tmp_path, capsys):
+    """`cardtable run --hardware pi` says which GPIO library it uses before
+    anything else is opened (here gpiozero's mock pins; the OLED then fails
+    on a PC without /dev/i2c-1, which ends the run with its own message)."""
+    from table.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text('[gpio]\npin_factory = "mock"\n')
+    status = main(["run", "--hardware", "pi", "--config", str(config),
+                   "--state", str(tmp_path / "state")])
+    err = capsys.readouterr().err
+    # gpiozero's mock pins say they are on a Pi 3B
+    assert err.startswith("cardtable run: GPIO through MockFactory, board 3B\n")
+    assert status == 1 and "cannot start the hardware: the display" in err
