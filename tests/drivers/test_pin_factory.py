@@ -102,4 +102,4 @@ def test_cardtable_run_writes_the_chosen_library_to_the_log(tmp_path, capsys):
     err = capsys.readouterr().err
     # gpiozero's mock pins say they are on a Pi 3B
     assert err.startswith("cardtable run: GPIO through MockFactory, board 3B\n")
-    assert status == 1 and "cannot start the hardware: the display" in err
+    assert status == 1 and "cannot start the hardware: " in err
