@@ -361,3 +361,46 @@ def test_every_install_makes_the_config_readable_by_cardtable_and_root_only(tmp_
         gid = next(ln.split(":")[2] for ln in (root / "etc/group").read_text().splitlines()
                    if ln.startswith("cardtable:"))
         assert (config.stat().st_uid, config.stat().st_gid) == (0, int(gid))
+
+
+# ----- MemoryDenyWriteExecute against what the table loads ------------------------------
+
+MDWE_PROBE = r"""
+import ctypes, mmap, sys
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.prctl(65, 1, 0, 0, 0) != 0:          # PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN
+    sys.exit(f"prctl(PR_SET_MDWE) failed: errno {ctypes.get_errno()}")
+try:
+    mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    sys.exit("W+X memory was still allowed")
+except OSError:
+    pass
+from gpiozero import Button
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from table.config import loads
+from table.drivers import build_ports, close_ports
+from table.drivers.display import open_display
+from hw_mocks.readers import FakeCardReaders
+from tests.drivers.oled_panel import CapturePanel
+import luma.oled.device, serial, smbus2, transitions, table.controller, table.drivers.spi_readers
+config = loads("")
+factory = MockFactory(pin_class=MockPWMPin)
+ports = build_ports(config, pin_factory=factory, readers=FakeCardReaders(4, True),
+                    display=open_display(config.display, serial=CapturePanel("ssd1306")))
+ports.display.show(__import__("PIL.Image").Image.new("1", (128, 64), 1))
+cb = ctypes.CFUNCTYPE(ctypes.c_int)(lambda: 7)
+assert cb() == 7
+close_ports(ports)
+print("ran with W+X memory refused")
+"""
+
+
+def test_the_table_s_libraries_run_with_writable_executable_memory_refused():
+    """MemoryDenyWriteExecute=yes in the unit: the same restriction, set with
+    prctl(PR_SET_MDWE) (Linux 6.3+), on the libraries the table loads: the
+    pins, the display drawn through luma and Pillow, pyserial, smbus2, a
+    ctypes callback (libffi)."""
+    import sys
+
+    r = run(sys.executable, "-c", MDWE_PROBE, cwd=ROOT)
+    assert (r.returncode, r.stdout.strip()) == (0, "ran with W+X memory refused"), r.stderr
