@@ -1,8 +1,10 @@
 """`cardtable doctor`: checks a built table and tells a person what to fix.
 
-In order: the configuration; the device nodes (SPI, I2C, GPIO, the reader
-hub) and whether this user may open them; each directly wired reader's
-VersionReg (0x91/0x92 for a genuine MFRC522); the reader hub's version and,
+In order: the configuration and the readers' power budget; the device
+nodes (SPI, I2C, GPIO, the reader hub) and whether this user may open them;
+each directly wired reader's VersionReg (0x91/0x92 for a genuine MFRC522)
+and whether each lets go of MISO when deselected (every chip select high);
+the reader hub's version and,
 for each channel a seat uses, whether its reader answers the hub (the hub's
 `VER` and `CARDS` answers); the LEDs, buzzer and display
 test patterns (a person watches and listens); and a live read test, seat by
@@ -21,15 +23,37 @@ import os
 import queue
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from table.config import Config, HubReader, SpiReader
 from table.ports import DEALER, CardArrived, CardLeft, ReaderBack, ReaderOffline
+from table.power import (
+    LDO_MAX_W,
+    PI_3V3_MAX_READERS,
+    PICO_3V3_MAX_READERS,
+    READER_CORE_MA,
+    READER_TVDD_MA,
+    Supply,
+    budget,
+    ldo_max_readers,
+)
 
 Status = Literal["ok", "warn", "fail", "info"]
 CONFIG_TXT = "/boot/firmware/config.txt"
+
+VERSION_REG = 0x37
+#: ModeReg: bit 0 is CRCPreset's low bit, 1 for ISO 14443A (0x6363) after reset
+#: and as every driver sets it.
+MODE_REG = 0x11
+#: How the doctor sets an SPI device for its reads (put back afterwards).
+SPI_SETTINGS: dict[str, Any] = {"mode": 0, "max_speed_hz": 1_000_000}
+#: Bytes read with every chip select high; the last TAIL_BYTES are judged (the
+#: first may still carry the charge of a line a reader just let go).
+IDLE_READ_BYTES = 8
+TAIL_BYTES = 4
 
 #: MFRC522 VersionReg (0x37) values.
 VERSIONS: dict[int, tuple[Status, str]] = {
@@ -187,7 +211,8 @@ class Doctor:
     def __init__(self, config: Config, parts: DoctorParts, *, system: System | None = None,
                  out: Callable[[str], None] = print, sleep: Callable[[float], None] = time.sleep,
                  live: bool = True, wait_s: float = 20.0, settle_s: float = 0.8,
-                 check_nodes: bool = True, pace: float = 1.0, hub_wait_s: float = 3.0) -> None:
+                 check_nodes: bool = True, pace: float = 1.0, hub_wait_s: float = 3.0,
+                 supply: Supply | None = None) -> None:
         self.config = config
         self.parts = parts
         self.system = system or System()
@@ -198,6 +223,7 @@ class Doctor:
         self.settle_s = settle_s
         self.check_nodes = check_nodes
         self.hub_wait_s = hub_wait_s
+        self.supply = supply
         self.findings: list[Finding] = []
 
     def add(self, status: Status, topic: str, text: str, fix: str = "") -> None:
@@ -211,6 +237,7 @@ class Doctor:
         self.add("ok", "config", f"{where}: {len(c.seats)} seats "
                  f"({', '.join(s.name for s in c.seats)}, play {c.direction}), "
                  f"dealer's reader: {'yes' if c.dealer else 'no'}")
+        self.power()
         if self.check_nodes:
             self.nodes()
         else:
@@ -225,6 +252,57 @@ class Doctor:
             self.add("info", "read test", "live read test skipped (run `cardtable doctor "
                      "--live` at the table to put a card on every seat)")
         return self.findings
+
+    # ----- power ----------------------------------------------------------------------
+
+    def power(self) -> None:
+        """The readers' power budget (table.power) for the configured readers
+        and, if given (`--supply`), how they are fed."""
+        places = self.config.readers_by_place().values()
+        on_pi = sum(isinstance(r, SpiReader) for r in places)
+        on_hub = sum(isinstance(r, HubReader) for r in places)
+        if on_pi:
+            b = budget(on_pi)
+            head = (f"{on_pi} reader{'s' if on_pi != 1 else ''} on the Pi draw up to "
+                    f"{b.current_ma} mA at 3.3 V ({READER_TVDD_MA} mA antenna + "
+                    f"{READER_CORE_MA} mA each)")
+            buck = (f"feed the readers from a 3.3 V buck converter rated {b.buck_rating_ma} mA "
+                    "or more, on the Pi's 5 V (pin 2 or 4), its GND joined to the Pi's; see "
+                    "Power in docs/hardware.md")
+            supply = self.supply
+            if supply == "buck":
+                self.add("ok", "power", f"{head}: a buck converter rated {b.buck_rating_ma} mA "
+                         f"or more; it takes about {b.buck_input_ma} mA more from the Pi's "
+                         "5 V supply")
+            elif supply == "ldo":
+                if b.fits("ldo"):
+                    self.add("ok", "power", f"{head}: the AMS1117 turns {b.ldo_w:.2f} W into "
+                             f"heat (up to {LDO_MAX_W} W is fine without a heatsink)")
+                else:
+                    self.add("fail", "power", f"{head}: an AMS1117 from 5 V would turn "
+                             f"{b.ldo_w:.2f} W into heat (more than the {LDO_MAX_W} W it sheds "
+                             f"without a heatsink; {ldo_max_readers()} readers at most)", buck)
+            elif b.fits("pi"):
+                self.add("ok", "power", f"{head}: the Pi's 3V3 pin feeds up to "
+                         f"{PI_3V3_MAX_READERS}")
+            else:
+                self.add("fail" if supply == "pi" else "warn", "power",
+                         f"{head}: more than the Pi's 3V3 pin can feed "
+                         f"({PI_3V3_MAX_READERS} readers)",
+                         buck + ("" if supply else "; then run the doctor with --supply buck"))
+        if on_hub:
+            b = budget(on_hub)
+            head = (f"{on_hub} reader{'s' if on_hub != 1 else ''} on the hub draw up to "
+                    f"{b.current_ma} mA at 3.3 V")
+            if on_hub <= PICO_3V3_MAX_READERS:
+                self.add("ok", "power", f"{head}: the Pico's 3V3(OUT) feeds up to "
+                         f"{PICO_3V3_MAX_READERS}")
+            else:
+                self.add("warn", "power", f"{head}: more than the Pico's 3V3(OUT) can feed "
+                         f"({PICO_3V3_MAX_READERS} readers)",
+                         f"feed the hub's readers from a 3.3 V buck converter rated "
+                         f"{b.buck_rating_ma} mA or more, its GND joined to the Pico's; see "
+                         "Power in docs/hardware.md")
 
     # ----- device nodes -------------------------------------------------------------
 
@@ -295,6 +373,8 @@ class Doctor:
     # ----- readers' version register ----------------------------------------------------
 
     def reader_versions(self) -> None:
+        """Each directly wired reader's VersionReg, then whether every one of
+        them lets go of MISO when deselected (`miso_release`)."""
         places = self.config.readers_by_place()
         spi = {p: r for p, r in places.items() if isinstance(r, SpiReader)}
         if not spi:
@@ -311,8 +391,10 @@ class Doctor:
                     if pin is not None and pin not in held:
                         held[pin] = output_pin(pin, self.parts.pin_factory, True)
             self.sleep(0.05)
-            for place, r in spi.items():
-                self._version(place, r, held.get(r.cs_pin) if r.cs_pin is not None else None)
+            answered = {place: r for place, r in spi.items()
+                        if self._version(place, r, held.get(r.cs_pin)
+                                         if r.cs_pin is not None else None)}
+            self.miso_release(answered, held, spi)
         except Exception as exc:  # noqa: BLE001 - e.g. a pin the readers' driver holds
             self.add("fail", "readers", f"cannot drive the readers' pins: {exc}",
                      "stop the service first: sudo systemctl stop cardtable")
@@ -320,35 +402,123 @@ class Doctor:
             for dev in held.values():
                 dev.close()
 
-    def _version(self, place: int, r: SpiReader, cs: Any) -> None:
-        topic = place_name(self.config, place)
+    @contextmanager
+    def _spi(self, bus: int, device: int, **settings: Any) -> Iterator[Any]:
+        """/dev/spidev{bus}.{device} set to mode 0 at 1 MHz (and `settings`),
+        each setting put back as it was when done: the kernel keeps them for
+        the device, so a SPI_NO_CS left behind would silence a reader for the
+        next program (the service)."""
         assert self.parts.spi_open is not None
+        spi = self.parts.spi_open(bus, device)
+        saved: list[tuple[str, Any]] = []
         try:
-            spi = self.parts.spi_open(r.bus, r.device if r.device is not None else 0)
+            for name, value in {**SPI_SETTINGS, **settings}.items():
+                before = getattr(spi, name)
+                if before != value:
+                    setattr(spi, name, value)
+                    saved.append((name, before))
+            yield spi
+        finally:
+            for name, before in reversed(saved):
+                try:
+                    setattr(spi, name, before)
+                except OSError as exc:
+                    self.add("warn", f"SPI{bus}", f"/dev/spidev{bus}.{device}: {name} could "
+                             f"not be set back to {before!r} ({exc})",
+                             "reboot the Pi before starting the service")
+            spi.close()
+
+    def _read_register(self, r: SpiReader, cs: Any, reg: int) -> int:
+        """One register of reader `r`, selected by its chip enable or by its
+        GPIO chip select `cs` (the chip enable then held off: SPI_NO_CS)."""
+        device = r.device if r.device is not None else 0
+        with self._spi(r.bus, device, **({"no_cs": True} if cs is not None else {})) as spi:
+            try:
+                if cs is not None:
+                    cs.off()
+                return int(spi.xfer2([0x80 | (reg << 1), 0x00])[1])
+            finally:
+                if cs is not None:
+                    cs.on()
+
+    def _version(self, place: int, r: SpiReader, cs: Any) -> bool:
+        """Reports reader `r`'s VersionReg; True if a known chip answered."""
+        topic = place_name(self.config, place)
+        try:
+            value = self._read_register(r, cs, VERSION_REG)
         except OSError as exc:
             self.add("fail", topic, f"{r.describe()}: cannot open the SPI device ({exc})",
                      "see the SPI lines above")
-            return
-        try:
-            if cs is not None:
-                spi.no_cs = True
-                cs.off()
-            value = spi.xfer2([0x80 | (0x37 << 1), 0x00])[1]
-        finally:
-            if cs is not None:
-                cs.on()
-            spi.close()
+            return False
         known = VERSIONS.get(value)
         if known is not None:
             self.add(known[0], topic, f"{r.describe()}: {known[1]} (VersionReg 0x{value:02X})")
-        elif value in (0x00, 0xFF):
+            return True
+        if value in (0x00, 0xFF):
             self.add("fail", topic, f"{r.describe()}: no answer (VersionReg reads "
                      f"0x{value:02X})",
                      "check this reader's wires: 3.3 V (never 5 V), GND, SCK, MOSI, MISO, "
-                     "its chip select (SDA on the board) and RST")
+                     "its chip select (SDA on the board) and RST; if every reader on "
+                     "this bus reads 0x00, one of them may hold MISO low (see below)")
         else:
             self.add("warn", topic, f"{r.describe()}: unknown chip (VersionReg 0x{value:02X})",
                      "it may not be an MFRC522; check the reader board")
+        return False
+
+    # ----- MISO released when deselected -----------------------------------------------
+
+    def _idle_bus(self, bus: int, device: int) -> list[int]:
+        """MISO read with every chip select high: SPI_NO_CS on a device of the
+        bus (GPIO chip selects are held high by the caller)."""
+        with self._spi(bus, device, no_cs=True) as spi:
+            return [int(b) for b in spi.xfer2([0x00] * IDLE_READ_BYTES)]
+
+    def miso_release(self, readers: dict[int, SpiReader], held: dict[int, Any],
+                     wired: dict[int, SpiReader]) -> None:
+        """Finds a reader that keeps driving MISO after its chip select goes
+        high: each reader in turn ends a read on a 1 bit (ModeReg's bit 0,
+        always 1 for ISO 14443A), then the bus is read with every chip select
+        high. A released bus reads 0x00 (the Pi pulls GPIO 9 and 19 down).
+        `readers` are the ones that answered, `wired` all the configured ones:
+        a module holding MISO matters when anything else shares its bus."""
+        by_bus: dict[int, dict[int, SpiReader]] = {}
+        for place, r in readers.items():
+            by_bus.setdefault(r.bus, {})[place] = r
+        d = self.config.display
+        spi_display = {d.spi_port} if d.driver != "none" and d.interface == "spi" else set()
+        for bus, group in sorted(by_bus.items()):
+            device = next(iter(group.values())).device or 0
+            shared = sum(r.bus == bus for r in wired.values()) > 1 or bus in spi_display
+            before = self._idle_bus(bus, device)
+            if any(before[-TAIL_BYTES:]):
+                self.add("fail" if shared else "warn", f"SPI{bus}",
+                         f"MISO is driven with every chip select high (reads "
+                         f"{_hex(before)}) before any reader was asked",
+                         "something on this bus does not let go of MISO: unplug the readers "
+                         "one by one and run the doctor again; see \"Shared MISO\" in "
+                         "docs/hardware.md")
+                continue
+            stuck = []
+            for place, r in group.items():
+                cs = held.get(r.cs_pin) if r.cs_pin is not None else None
+                if not self._read_register(r, cs, MODE_REG) & 1:
+                    self.add("info", place_name(self.config, place),
+                             f"{r.describe()}: MISO release not tested (ModeReg ends on 0)")
+                    continue
+                after = self._idle_bus(bus, device)
+                if any(after[-TAIL_BYTES:]):
+                    stuck.append(place)
+                    self.add("fail" if shared else "warn", place_name(self.config, place),
+                             f"{r.describe()}: keeps driving MISO after its chip select goes "
+                             f"high (SPI{bus} reads {_hex(after)} with every chip select high)"
+                             + ("" if shared else "; harmless while it is alone on the bus"),
+                             "this reader board does not release MISO: put a 74HC125 buffer "
+                             "between its MISO and the bus (the buffer's /OE to the reader's "
+                             "chip select), or give it a bus of its own; see \"Shared MISO\" "
+                             "in docs/hardware.md")
+            if not stuck:
+                self.add("ok", f"SPI{bus}", f"every reader on SPI{bus} lets go of MISO when "
+                         "its chip select goes high")
 
     # ----- the reader hub -----------------------------------------------------------------
 
@@ -582,6 +752,10 @@ def pattern_frames(size: tuple[int, int], config: Config) -> list[Any]:
     for i, seat in enumerate(config.seats):
         draw.text((4 + (i % 2) * (w // 2), 2 + (i // 2) * 12), f"{i}: {seat.name}", fill=1)
     return [frame, checker, names]
+
+
+def _hex(values: list[int]) -> str:
+    return " ".join(f"{v:02X}" for v in values)
 
 
 MARK: dict[str, str] = {"ok": "OK  ", "warn": "WARN", "fail": "FAIL", "info": "--  "}

@@ -22,6 +22,8 @@ PACKAGES: dict[str, str] = {
     "espeak-ng": "espeak-ng",
     "sox": "sox",
     "systemd-analyze": "systemd",
+    "systemd-sysusers": "systemd",
+    "systemctl": "systemd",
 }
 
 

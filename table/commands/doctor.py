@@ -13,7 +13,8 @@ def add_parser(sub: Any) -> None:
         "doctor",
         help="check the table's hardware and say what to fix",
         description="Checks the configuration, the SPI/I2C/GPIO/hub device nodes and their "
-                    "permissions, each reader's version register, plays the LED, buzzer "
+                    "permissions, the readers' power budget, each reader's version register "
+                    "and whether it lets go of MISO, plays the LED, buzzer "
                     "and display test patterns, and (with --live, the default at a "
                     "terminal) asks for a card on every seat to test reading and crosstalk. "
                     "Stop the service first: sudo systemctl stop cardtable.",
@@ -31,6 +32,10 @@ def add_parser(sub: Any) -> None:
                       help="skip the read test")
     p.add_argument("--wait", type=float, default=20.0, metavar="SECONDS",
                    help="how long to wait for a card on each seat (default 20)")
+    p.add_argument("--supply", choices=("pi", "ldo", "buck"), default=None,
+                   help="how the directly wired readers get 3.3 V, for the power budget: pi "
+                        "(the Pi's 3V3 pin), ldo (an AMS1117-3.3 on 5 V), buck (a 3.3 V buck "
+                        "converter); without it the doctor says what the readers need")
     p.add_argument("--quick", action="store_true",
                    help="play the LED, buzzer and display patterns ten times faster")
     p.set_defaults(handler=run)
@@ -58,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         parts.indicators.time_scale = pace
     try:
         findings = Doctor(config, parts, live=live, wait_s=args.wait,
-                          check_nodes=args.hardware == "pi", pace=pace).run()
+                          check_nodes=args.hardware == "pi", pace=pace,
+                          supply=args.supply).run()
     finally:
         parts.close()
     print()

@@ -149,7 +149,8 @@ def run_pi(args: argparse.Namespace) -> int:
 
     state = args.state or Path(config.state_dir)
     try:
-        ports = build_ports(config)
+        ports = build_ports(config, announce=lambda text: print(
+            f"cardtable run: {text}", file=sys.stderr, flush=True))
     except Exception as exc:  # the drivers' own errors name the part that failed
         return fail(f"cannot start the hardware: {exc}", 1)
     try:

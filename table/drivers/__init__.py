@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from table.config import Config
 
 __all__ = ["CombinedReaders", "HardwareError", "MonotonicClock", "build_ports", "close_ports",
-           "make_pin_factory", "open_readers"]
+           "describe_pin_factory", "make_pin_factory", "open_readers"]
 
 
 class HardwareError(RuntimeError):
@@ -88,33 +88,53 @@ PIN_FACTORY_CLASSES: dict[str, str] = {
 
 
 def make_pin_factory(name: str) -> Any:
-    """gpiozero's pin factory by the name `[gpio] pin_factory` gives: "auto"
-    takes gpiozero's preference (lgpio first, which also runs on a Pi 5)."""
+    """gpiozero's pin factory by the name `[gpio] pin_factory` gives.
+
+    "auto" is lgpio, which runs on every Pi model (the only choice on a Pi 5).
+    If lgpio is missing or does not start, that is an error saying why, not a
+    silent fallback to RPi.GPIO: under the service RPi.GPIO cannot watch the
+    buttons (its edge detection needs /sys/class/gpio, read-only there), and
+    a Pi 5 has no working fallback at all. Name "rpigpio" to use it anyway."""
     import importlib
 
     if name == "mock":
         from gpiozero.pins.mock import MockFactory, MockPWMPin
 
         return MockFactory(pin_class=MockPWMPin)
-    if name == "auto":
-        import warnings
-
-        from gpiozero import Device
-
-        try:
-            with warnings.catch_warnings():     # each library tried and missing warns
-                warnings.simplefilter("ignore")
-                return Device._default_pin_factory()
-        except Exception as exc:  # noqa: BLE001 - gpiozero's BadPinFactory and friends
-            raise HardwareError("GPIO", f"no GPIO library works here ({exc})",
-                                "install the pi extra: pip install 'cardtable[pi]'; "
-                                "on a Pi 5 lgpio is needed") from exc
-    module, cls = PIN_FACTORY_CLASSES[name].split(":")
+    chosen = "lgpio" if name == "auto" else name
+    module, cls = PIN_FACTORY_CLASSES[chosen].split(":")
     try:
         return getattr(importlib.import_module(module), cls)()
     except Exception as exc:  # noqa: BLE001 - import or start-up failure of the library
+        if name == "auto":
+            missing = isinstance(exc, ImportError) and exc.name in ("lgpio", "gpiozero")
+            raise HardwareError(
+                "GPIO", f"lgpio {'is not installed' if missing else 'does not start'} "
+                f"({type(exc).__name__}: {exc})",
+                "lgpio needs a writable working directory or $LG_WD (the service gives it "
+                "/run/cardtable: reinstall systemd/cardtable.service with install.sh); "
+                "install the pi extra: pip install 'cardtable[pi]'; to use RPi.GPIO "
+                'instead on a Pi 3/4/Zero 2 W, set [gpio] pin_factory = "rpigpio"') from exc
         raise HardwareError("GPIO", f"the {name} pin factory does not start ({exc})",
                             'set [gpio] pin_factory = "auto", or install its library') from exc
+
+
+def describe_pin_factory(factory: Any) -> str:
+    """What `make_pin_factory` gave, for the log: the library, the GPIO chip
+    (lgpio) and the board gpiozero detected."""
+    names = {v.split(":")[1]: k for k, v in PIN_FACTORY_CLASSES.items()}
+    kind = type(factory).__name__
+    text = names.get(kind, kind)
+    chip = getattr(factory, "chip", None)
+    if isinstance(chip, int):
+        text += f" on /dev/gpiochip{chip}"
+    try:
+        model = factory.board_info.model
+    except Exception:  # noqa: BLE001 - a board gpiozero does not know still works
+        model = None
+    if model:
+        text += f", board {model}"
+    return text
 
 
 def open_readers(config: Config, pin_factory: Any) -> Any:
@@ -146,12 +166,14 @@ def _opening(part: str, hint: str, action: Callable[[], Any]) -> Any:
 
 
 def build_ports(config: Config, *, pin_factory: Any = None, readers: Any = None,
-                display: Any = None, clock: Any = None) -> Ports:
+                display: Any = None, clock: Any = None,
+                announce: Callable[[str], None] | None = None) -> Ports:
     """The table's real ports, as `config` wires them (see module docstring).
 
     `pin_factory`, `readers`, `display` and `clock` replace the configured
     ones (tests use gpiozero's MockFactory, fake readers and a display on a
-    capture interface).
+    capture interface). `announce` is told which pin library was chosen
+    (`cardtable run` writes it to the log).
     What was opened is closed again if a later part fails.
     """
     from table.drivers.display import open_display
@@ -159,6 +181,8 @@ def build_ports(config: Config, *, pin_factory: Any = None, readers: Any = None,
 
     factory = pin_factory if pin_factory is not None else make_pin_factory(
         config.gpio.pin_factory)
+    if announce is not None:
+        announce(f"GPIO through {describe_pin_factory(factory)}")
     clock = clock if clock is not None else MonotonicClock()
     opened: list[Any] = []
     d = config.display

@@ -7,14 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 
-def spidev_open(bus: int, device: int, speed_hz: int = 1_000_000) -> Any:
-    """An open `spidev.SpiDev` in mode 0."""
+def spidev_open(bus: int, device: int) -> Any:
+    """An open `spidev.SpiDev`, its settings as the kernel keeps them for the
+    device (the doctor sets what it needs and puts each setting back)."""
     import spidev
 
     spi = spidev.SpiDev()
     spi.open(bus, device)
-    spi.max_speed_hz = speed_hz
-    spi.mode = 0
     return spi
 
 
