@@ -165,11 +165,11 @@ class Journal:
             self.db.execute("INSERT INTO meta (key, value) VALUES ('id', ?)", (self.id,))
 
     @classmethod
-    def open_checked(cls, path: str | Path) -> Journal:
-        """Open the table's journal after comparing it with its mark, without
-        changing anything: `JournalBehind` when it holds less than the table
-        acknowledged, `JournalError` when it is damaged. A journal with no
-        mark yet (new, or from a version without marks) gets one."""
+    def verify(cls, path: str | Path) -> storemark.Mark | None:
+        """Compare a journal file with its mark without changing anything
+        (a read-only look): `JournalBehind` when it holds less than the table
+        acknowledged, `JournalError` when the mark cannot be read. Returns
+        the mark (None when there is none yet)."""
         p = Path(path)
         mpath = mark_path(p)
         try:
@@ -196,6 +196,15 @@ class Journal:
                                     f"{missing} entr{'y is' if missing == 1 else 'ies are'} "
                                     "missing (a lost or damaged journal.sqlite-wal, or an "
                                     "older copy of the journal)")
+        return mark
+
+    @classmethod
+    def open_checked(cls, path: str | Path) -> Journal:
+        """Open the table's journal after `verify`; a journal with no mark yet
+        (new, or from a version without marks) gets one. `JournalError` also
+        when SQLite's quick_check finds damage."""
+        p = Path(path)
+        mark = cls.verify(p)
         journal = cls(p)
         try:
             quick_check(journal.db, str(p))
@@ -308,11 +317,11 @@ def _entry(path: str, seq: object, kind: object, data: object) -> JournalEntry:
 def _decode(seq: int, data: object) -> dict[str, Any]:
     if not isinstance(data, (str, bytes)):
         raise JournalError(f"journal entry {seq} is damaged (its data is "
-                           f"{type(data).__name__}, not JSON text)")
+                           f"{type(data).__name__}, not JSON text). {RECOVERY}")
     try:
         obj = json.loads(data)
     except (ValueError, TypeError):
-        raise JournalError(f"journal entry {seq} is damaged (not JSON)") from None
+        raise JournalError(f"journal entry {seq} is damaged (not JSON). {RECOVERY}") from None
     if not isinstance(obj, dict):
-        raise JournalError(f"journal entry {seq} is damaged (not an object)")
+        raise JournalError(f"journal entry {seq} is damaged (not an object). {RECOVERY}")
     return obj

@@ -167,10 +167,10 @@ class CardRegistry:
                                   f"{RECOVERY}") from None
 
     @classmethod
-    def open_checked(cls, path: str | Path) -> CardRegistry:
-        """Open the table's registry after comparing it with its mark
-        (`registry.mark`), changing nothing: `RegistryBehind` when it holds an
-        older state than the table had. Afterwards every change updates the mark."""
+    def verify(cls, path: str | Path) -> storemark.Mark | None:
+        """Compare a registry file with its mark (`registry.mark`) without
+        changing anything: `RegistryBehind` when it holds an older state than
+        the table had. Returns the mark (None when there is none yet)."""
         p = Path(path)
         mpath = p.with_suffix(".mark")
         try:
@@ -190,6 +190,15 @@ class CardRegistry:
                     f"made {mark.value} changes ({mpath.name}): the last "
                     f"{mark.value - generation} enrollment changes are missing (a lost or "
                     f"damaged registry.sqlite-wal, or an older copy). {RECOVERY}")
+        return mark
+
+    @classmethod
+    def open_checked(cls, path: str | Path) -> CardRegistry:
+        """Open the table's registry after `verify`; afterwards every change
+        updates the mark."""
+        p = Path(path)
+        mpath = p.with_suffix(".mark")
+        mark = cls.verify(p)
         reg = cls(p)
         try:
             reg._check()

@@ -155,7 +155,7 @@ def run_pi(args: argparse.Namespace) -> int:
     try:
         ctl = Controller.open(config.table, ports, state)
     except (JournalError, RegistryError) as exc:
-        return fail(str(exc), 1)
+        return _refuse(exc, ports.display, lambda: _close_pi_ports(ports))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -174,6 +174,33 @@ def run_pi(args: argparse.Namespace) -> int:
 
     close_ports(ports)
     return 0
+
+
+def _close_pi_ports(ports: Any) -> None:
+    from table.drivers import close_ports
+
+    close_ports(ports)
+
+
+def _refuse(exc: Exception, display: Any, close: Any) -> int:
+    """The stored state cannot be trusted: say so (screen, log), change
+    nothing, exit with the status that stops the service restarting."""
+    from table.controller.refusal import EXIT_REFUSED, show_refusal
+
+    try:
+        show_refusal(display, exc)  # type: ignore[arg-type]
+    except Exception as shown:  # a display that fails must not hide the reason
+        print(f"cardtable run: (the screen could not show this: {shown})", file=sys.stderr)
+    text = str(exc)
+    if "Nothing was changed" not in text:
+        text += (" Nothing was changed; `cardtable journal check --state DIR` says what the "
+                 "state folder holds, docs/setup.md how to restore a backup.")
+    status = fail(f"refusing to start: {text}", EXIT_REFUSED)
+    try:
+        close()
+    except Exception as closing:
+        print(f"cardtable run: (closing the hardware: {closing})", file=sys.stderr)
+    return status
 
 
 # ----- the fake table -------------------------------------------------------------------
@@ -256,7 +283,13 @@ def run_mock(args: argparse.Namespace) -> int:
         ctl = Controller.open(settings, mock.ports, state,
                               seed_source=(lambda: seeds.randrange(2**62)) if seeds else None)
     except (JournalError, RegistryError) as exc:
-        return fail(str(exc), 1)
+        status = _refuse(exc, mock.display, lambda: None)
+        if not args.quiet:
+            say(mock.display.ascii())
+        mock.close()
+        if temp is not None:
+            temp.cleanup()
+        return status
     resumed = ctl.session.seq
     if not args.quiet:
         if resumed:

@@ -105,6 +105,8 @@ class Controller:
             raise JournalError(f"cannot use the state folder {state}: "
                                f"{exc.strerror or exc}") from None
         # both stores are compared with their marks before anything is written
+        Journal.verify(state / JOURNAL_FILE)
+        CardRegistry.verify(state / REGISTRY_FILE)
         journal = Journal.open_checked(state / JOURNAL_FILE)
         try:
             registry = CardRegistry.open_checked(state / REGISTRY_FILE)
