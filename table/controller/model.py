@@ -32,7 +32,6 @@ from table.ports import DEALER, BuzzPattern, Clock, LedPattern
 from table.registry import AlreadyEnrolled, CardRegistry, Enrolled, RegistryDamaged, RegistryError
 from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings
 
-
 log = logging.getLogger("cardtable.controller")
 
 

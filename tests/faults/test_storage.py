@@ -17,6 +17,7 @@ from table.controller.refusal import EXIT_REFUSED
 from table.journal import Journal, JournalBehind, JournalError
 from table.registry import CardRegistry, RegistryBehind, RegistryDamaged, RegistryError
 from tests.faults.helpers import (
+    Rig,
     cardtable,
     crash_image,
     fingerprint,
@@ -24,7 +25,6 @@ from tests.faults.helpers import (
     played_rig,
     settings,
     zero_page,
-    Rig,
 )
 
 
