@@ -603,7 +603,8 @@ class TableModel:
                 self.enroll_pack = self.registry.new_pack(str(item.arg)).number
             except RegistryError as err:
                 self.registry_failed(err)
-                self.menu()  # type: ignore[attr-defined]  (back to the admin menu)
+                # back to the admin menu (a trigger the machine adds)
+                self.menu()  # type: ignore[attr-defined]
                 return
         self.enroll_message = ""
         self.last_enrolled = None
@@ -619,6 +620,9 @@ class TableModel:
 
     def take_enroll(self, place: int, uid: str) -> None:
         if self.enroll_pack is None:
+            return
+        if self.is_admin_tag(place, uid):     # never a card (the machine closes the menu)
+            self.ignore("the admin tag", place=place, uid=uid)
             return
         if self.last_enrolled is not None and self.last_enrolled.uid == uid:
             self.ignore("already read", place=place, uid=uid)
