@@ -261,16 +261,17 @@ def run_mock(args: argparse.Namespace) -> int:
         return fail(str(exc))
     seats = len(config.seats) if config is not None else 6
     dealer = (config.dealer is not None) if config is not None else settings.has_dealer_reader
-    events = []
-    if args.events is not None:
-        try:
-            events = load(args.events, seats)
-        except EventsError as exc:
-            return fail(str(exc))
-    temp = None
     state = args.state
     if state is None and config is not None:
         state = Path(config.state_dir)
+    events = []
+    if args.events is not None:
+        try:
+            limits = _events_limits(settings, state, seats, dealer)
+            events = load(args.events, seats, limits=limits)
+        except EventsError as exc:
+            return fail(str(exc))
+    temp = None
     if state is None:
         temp = tempfile.TemporaryDirectory(prefix="cardtable-")
         state = Path(temp.name)
@@ -316,6 +317,36 @@ def run_mock(args: argparse.Namespace) -> int:
     if temp is not None:
         temp.cleanup()
     return status
+
+
+def _events_limits(settings: Any, state: Path | None, seats: int, dealer: bool) -> Any:
+    """What an events file is checked against: the table's readers, and the
+    game the table plays when the file starts (the match or the game chosen
+    in the state folder's journal, else the settings' game)."""
+    from table.controller.loop import JOURNAL_FILE
+    from table.controller.session import Selection
+    from table.events_script import Limits
+    from table.journal import Journal, JournalError
+
+    selection = Selection(settings.game, settings.options, settings.knowledge,
+                          settings.language)
+    path = state / JOURNAL_FILE if state is not None else None
+    if path is not None and path.is_file():
+        try:
+            journal = Journal(path, readonly=True)
+            try:
+                last = journal.last(("start", "select"))
+            finally:
+                journal.close()
+            if last is not None:
+                selection = Selection.from_json(last.data)
+        except (JournalError, KeyError, TypeError, ValueError):
+            pass  # the table itself says what is wrong with the journal
+    try:
+        game = selection.make_game()
+    except Exception:  # an unknown game: checked and reported elsewhere
+        return Limits(seats, dealer)
+    return Limits(seats, dealer, game.players, game.pack, selection.game)
 
 
 class ImpossibleEvent(ValueError):
