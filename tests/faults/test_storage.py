@@ -349,3 +349,35 @@ def test_a_registry_error_at_the_table_is_shown_and_logged_without_traceback(
     assert not any(r.exc_info for r in caplog.records)
     assert rig.ctl.failed is None
     rig.close()
+
+
+def test_the_pi_run_refuses_with_78_and_leaves_the_reason_on_the_screen(
+        crashed, monkeypatch, capsys, tmp_path):
+    import table.drivers
+    from hw_mocks.table import MockTable
+    from table.cli import main
+
+    image, shown = crashed
+    (image / "journal.sqlite-wal").unlink()
+    before = fingerprint(image)
+    mock = MockTable(seats=4)
+    closed = []
+    monkeypatch.setattr(table.drivers, "build_ports", lambda config: mock.ports)
+    monkeypatch.setattr(table.drivers, "close_ports", lambda ports: closed.append(ports))
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    assert main(["run", "--hardware", "pi", "--config", str(config),
+                 "--state", str(image)]) == EXIT_REFUSED
+    err = capsys.readouterr().err
+    assert "refusing to start" in err and f"entries up to {shown}" in err
+    assert "Traceback" not in err
+    assert closed == [mock.ports]                     # the hardware is released ...
+    assert mock.display.device.persist                # ... but the screen keeps the reason
+    frame = mock.display.image.copy()
+    mock.display.device.cleanup()
+    assert mock.display.image.tobytes() == frame.tobytes()
+    lit = frame.convert("L").histogram()[255]
+    assert lit > frame.width * frame.height / 2       # inverse video: an error screen
+    after = fingerprint(image)
+    assert {k: after[k] for k in before} == before
+    mock.close()
