@@ -182,6 +182,11 @@ class Journal:
             journal_id, have = inspect(p)
         else:
             journal_id, have = None, 0
+        if mark is not None and not p.is_file():
+            raise JournalBehind(str(p), 0, mark.value,
+                                f"is missing, but the table had shown entries up to "
+                                f"{mark.value} ({mpath.name}): all {mark.value} entries are "
+                                "missing (the file was moved or deleted)")
         if mark is not None:
             if journal_id is not None and journal_id != mark.store_id:
                 raise JournalBehind(str(p), have, mark.value,
