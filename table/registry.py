@@ -178,7 +178,7 @@ class CardRegistry:
         except storemark.MarkError as exc:
             raise RegistryDamaged(f"{exc}. If the registry is sound, `cardtable journal "
                                   "accept` writes a new mark. Nothing was changed.") from None
-        reg_id, generation = _inspect(p) if p.is_file() else (None, 0)
+        reg_id, generation = inspect_registry(p) if p.is_file() else (None, 0)
         if mark is not None:
             if reg_id is not None and reg_id != mark.store_id:
                 raise RegistryBehind(f"the card registry {p} is not the one the table was "
@@ -509,7 +509,7 @@ def _check_export(data: object) -> list[dict[str, Any]]:
     return out
 
 
-def _inspect(path: Path) -> tuple[str | None, int]:
+def inspect_registry(path: Path) -> tuple[str | None, int]:
     """(registry id, generation) of a registry file, read without changing it."""
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)

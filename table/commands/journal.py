@@ -141,7 +141,7 @@ def check_journal(state: Path) -> tuple[list[str], bool]:
 
 def check_registry(state: Path) -> tuple[list[str], bool]:
     from table.controller.loop import REGISTRY_FILE
-    from table.registry import CardRegistry, RegistryError, _inspect
+    from table.registry import CardRegistry, RegistryError, inspect_registry
 
     path = state / REGISTRY_FILE
     mark_file = path.with_suffix(".mark")
@@ -158,7 +158,7 @@ def check_registry(state: Path) -> tuple[list[str], bool]:
     else:
         lines.append("registry: integrity_check ok")
     try:
-        reg_id, generation = _inspect(path)
+        reg_id, generation = inspect_registry(path)
     except RegistryError as exc:
         return [*lines, f"registry: {exc}"], False
     text, ok = _mark_line("registry", mark_file, reg_id, generation, "change")
@@ -217,7 +217,7 @@ def run_backup(args: argparse.Namespace) -> int:
     from table import storemark
     from table.controller.loop import JOURNAL_FILE, REGISTRY_FILE
     from table.journal import JournalError, inspect, mark_path
-    from table.registry import RegistryError, _inspect
+    from table.registry import RegistryError, inspect_registry
 
     state: Path = args.state
     dest: Path = args.to
@@ -246,7 +246,7 @@ def run_backup(args: argparse.Namespace) -> int:
                 store_id, value = inspect(copy)
                 what = f"{value} entries"
             else:
-                store_id, value = _inspect(copy)
+                store_id, value = inspect_registry(copy)
                 what = f"registry change {value}"
             if store_id is not None:
                 storemark.MarkFile(mark_path(copy)).create(storemark.Mark(store_id, value))
@@ -265,7 +265,7 @@ def run_accept(args: argparse.Namespace) -> int:
     from table import storemark
     from table.controller.loop import JOURNAL_FILE, REGISTRY_FILE
     from table.journal import JournalError, inspect, mark_path
-    from table.registry import RegistryError, _inspect
+    from table.registry import RegistryError, inspect_registry
 
     state: Path = args.state
     if not state.is_dir():
@@ -273,7 +273,7 @@ def run_accept(args: argparse.Namespace) -> int:
         return 2
     plans: list[tuple[Path, storemark.Mark, str]] = []
     for name, reader, unit in ((JOURNAL_FILE, inspect, "entries"),
-                               (REGISTRY_FILE, _inspect, "registry changes")):
+                               (REGISTRY_FILE, inspect_registry, "registry changes")):
         path = state / name
         if not path.is_file():
             continue
