@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -20,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "run": "table.commands.run:add_parser",
     "export": "table.commands.export:add_parser",
     "enroll": "table.commands.enroll:add_parser",
+    "journal": "table.commands.journal:add_parser",
 }
 
 
@@ -42,6 +44,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        status = _main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader of standard output went away (`cardtable export ... | head`):
+        # what it wanted it has; end quietly, without a traceback
+        _stdout_gone()
+        return 0
+    return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
@@ -49,6 +63,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     return int(handler(args) or 0)
+
+
+def _stdout_gone() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last
+    flush of what is still buffered does not fail again at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (tests)
+        pass
+    finally:
+        os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card
 from engine.errors import UnknownCard
+from engine.packs import Pack
 from table.ports import DEALER
 from table.registry import CardRegistry, is_uid, normalise_uid
 
@@ -66,8 +67,24 @@ class ScriptEvent:
     detail: str = ""
 
 
-def parse(text: str, source: str = "<events>", seats: int = 6) -> list[ScriptEvent]:
+@dataclass(frozen=True)
+class Limits:
+    """What the lines are checked against: the table's `seats` (readers), its
+    dealer's reader, and (when known) the game's number of `players` and its
+    `pack`: a card goes only onto the reader of a seat in the game, and a card
+    code must be a card of the game's pack (with a copy it has)."""
+
+    seats: int = 6
+    dealer: bool = True
+    players: int | None = None
+    pack: Pack | None = None
+    game: str = ""
+
+
+def parse(text: str, source: str = "<events>", seats: int = 6, *,
+          limits: Limits | None = None) -> list[ScriptEvent]:
     """Read a whole events file; `EventsError` lists every mistake."""
+    limits = limits or Limits(seats)
     out: list[ScriptEvent] = []
     problems: list[str] = []
     for lineno, raw in enumerate(text.splitlines(), 1):
@@ -77,7 +94,7 @@ def parse(text: str, source: str = "<events>", seats: int = 6) -> list[ScriptEve
         # an inline comment starts at " #"; a "#" inside a word is a card's copy (Kh#2)
         line = line.replace("\t", " ").split(" #", 1)[0].strip()
         try:
-            out.append(_parse_line(lineno, line.split(), seats))
+            out.append(_parse_line(lineno, line.split(), limits))
         except ValueError as exc:
             problems.append(f"line {lineno}: {exc}")
     if problems:
@@ -85,32 +102,50 @@ def parse(text: str, source: str = "<events>", seats: int = 6) -> list[ScriptEve
     return out
 
 
-def _place(word: str, seats: int) -> int:
+def _place(word: str, limits: Limits, card: bool = False) -> int:
+    """A reader's place: a seat of the table (for a card: of the game), or the dealer's."""
+    seats = limits.seats
+    if card and limits.players is not None:
+        seats = min(seats, limits.players)
+    dealer = " or dealer" if limits.dealer else ""
     if word.lower() in ("dealer", "d"):
+        if not limits.dealer:
+            raise ValueError("this table has no dealer's reader: write a seat "
+                             f"0..{seats - 1}")
         return DEALER
     if not word.isdigit():
-        raise ValueError(f"{word!r} is not a seat: write 0..{seats - 1} or dealer")
+        raise ValueError(f"{word!r} is not a seat: write 0..{seats - 1}{dealer}")
     seat = int(word)
+    if seat >= limits.seats:
+        raise ValueError(f"there is no seat {seat}: seats are 0..{limits.seats - 1}{dealer}")
     if seat >= seats:
-        raise ValueError(f"there is no seat {seat}: seats are 0..{seats - 1} (or dealer)")
+        raise ValueError(f"seat {seat} is not in the game: {limits.game} is played by "
+                         f"seats 0..{seats - 1}{dealer}")
     return seat
 
 
-def _card_word(word: str) -> str:
+def _card_word(word: str, limits: Limits) -> str:
     if is_uid(word):
         return normalise_uid(word)
     code, _, copy = word.partition("#")
     try:
-        Card.parse(code)
+        c = Card.parse(code)
     except UnknownCard:
         raise ValueError(f"{word!r} is neither a card (like Kh, 10h, Oa) nor a UID "
                          "(hexadecimal, like 04A1B2C3)") from None
     if copy and copy not in ("1", "2"):
         raise ValueError(f"{word!r}: the copy after # is 1 or 2")
+    pack = limits.pack
+    if pack is not None:
+        if c not in pack:
+            raise ValueError(f"{code!r} is not a card of the {pack.name} pack that "
+                             f"{limits.game} is played with")
+        if copy == "2" and pack.copies < 2:
+            raise ValueError(f"{word!r}: the {pack.name} pack has one copy of each card")
     return word
 
 
-def _parse_line(lineno: int, words: list[str], seats: int) -> ScriptEvent:
+def _parse_line(lineno: int, words: list[str], limits: Limits) -> ScriptEvent:
     verb = words[0].lower()
     args = words[1:]
     if verb not in VERBS:
@@ -118,7 +153,23 @@ def _parse_line(lineno: int, words: list[str], seats: int) -> ScriptEvent:
     if verb in ("tap", "arrive", "leave"):
         if len(args) != 2:
             raise ValueError(f"{verb} takes a seat and a card: {verb} 1 Kh")
-        return ScriptEvent(lineno, verb, _place(args[0], seats), _card_word(args[1]))
+        problems = []
+        place = card = None
+        for check in (lambda: _place(args[0], limits, card=True),
+                      lambda: _card_word(args[1], limits)):
+            try:
+                value = check()
+            except ValueError as exc:
+                problems.append(str(exc))
+            else:
+                if isinstance(value, int):
+                    place = value
+                else:
+                    card = value
+        if problems:
+            raise ValueError("; ".join(problems))
+        assert place is not None and card is not None
+        return ScriptEvent(lineno, verb, place, card)
     if verb in ("press", "hold"):
         if len(args) != 1 or args[0].lower() not in BUTTONS:
             raise ValueError(f"{verb} takes a button: {', '.join(BUTTONS)}")
@@ -137,17 +188,18 @@ def _parse_line(lineno: int, words: list[str], seats: int) -> ScriptEvent:
         raise ValueError(f"{verb} takes a seat: {verb} 2")
     if verb == "back" and len(args) != 1:
         raise ValueError("back takes a seat: back 2")
-    return ScriptEvent(lineno, verb, _place(args[0], seats), detail=" ".join(args[1:]))
+    return ScriptEvent(lineno, verb, _place(args[0], limits), detail=" ".join(args[1:]))
 
 
-def load(path: str | Path, seats: int = 6) -> list[ScriptEvent]:
+def load(path: str | Path, seats: int = 6, *, limits: Limits | None = None
+         ) -> list[ScriptEvent]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise EventsError(str(path), [f"cannot read it: {exc.strerror or exc}"]) from None
     except UnicodeDecodeError:
         raise EventsError(str(path), ["it is not UTF-8 text"]) from None
-    return parse(text, str(path), seats)
+    return parse(text, str(path), seats, limits=limits)
 
 
 class Player:

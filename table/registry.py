@@ -12,18 +12,23 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+import uuid
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.cards import Card
 from engine.packs import PACKS, Pack
+from table import storemark
+
+T = TypeVar("T")
 
 EXPORT_FORMAT = "cardtable-registry"
 EXPORT_VERSION = 1
 
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS packs (
     number INTEGER PRIMARY KEY,
     type   TEXT NOT NULL,
@@ -40,6 +45,19 @@ CREATE TABLE IF NOT EXISTS cards (
 
 class RegistryError(ValueError):
     """A registry request that cannot be done; nothing was changed."""
+
+
+RECOVERY = ("To recover: stop the table and put back the latest backup of the state folder "
+            "(registry.sqlite with its registry.sqlite-wal), or a registry export "
+            "(`cardtable enroll --import FILE` into a new state folder). Nothing was changed.")
+
+
+class RegistryDamaged(RegistryError):
+    """The registry's file cannot be read or written (damaged, missing, a full disk)."""
+
+
+class RegistryBehind(RegistryDamaged):
+    """The registry holds an older state than the table had (its mark)."""
 
 
 class AlreadyEnrolled(RegistryError):
@@ -127,19 +145,118 @@ class CardRegistry:
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         self.path = str(path)
+        self.id = ""
+        self.generation = 0
+        self._marks: storemark.MarkFile | None = None
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(_SCHEMA)
+            meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
+            if "id" not in meta:
+                meta["id"] = uuid.uuid4().hex
+                self.db.execute("INSERT INTO meta (key, value) VALUES ('id', ?)", (meta["id"],))
+            self.id = str(meta["id"])
+            self.generation = int(meta.get("generation", 0))
             self._load()
-        except sqlite3.DatabaseError as exc:
-            raise RegistryError(f"the card registry {self.path} cannot be read ({exc}); "
-                                "it was left as it is") from None
+        except (sqlite3.Error, TypeError, ValueError, KeyError, IndexError) as exc:
+            if isinstance(exc, RegistryError):
+                raise
+            raise RegistryDamaged(f"the card registry {self.path} cannot be read ({exc}). "
+                                  f"{RECOVERY}") from None
+
+    @classmethod
+    def verify(cls, path: str | Path) -> storemark.Mark | None:
+        """Compare a registry file with its mark (`registry.mark`) without
+        changing anything: `RegistryBehind` when it holds an older state than
+        the table had. Returns the mark (None when there is none yet)."""
+        p = Path(path)
+        mpath = p.with_suffix(".mark")
+        try:
+            mark = storemark.read(mpath)
+        except storemark.MarkError as exc:
+            raise RegistryDamaged(f"{exc}. If the registry is sound, `cardtable journal "
+                                  "accept` writes a new mark. Nothing was changed.") from None
+        reg_id, generation = inspect_registry(p) if p.is_file() else (None, 0)
+        if mark is not None:
+            if reg_id is not None and reg_id != mark.store_id:
+                raise RegistryBehind(f"the card registry {p} is not the one the table was "
+                                     f"using (that was registry {mark.store_id}, change "
+                                     f"{mark.value}; this one is {reg_id}). {RECOVERY}")
+            if generation < mark.value:
+                raise RegistryBehind(
+                    f"the card registry {p} holds change {generation}, but the table had "
+                    f"made {mark.value} changes ({mpath.name}): the last "
+                    f"{mark.value - generation} enrollment changes are missing (a lost or "
+                    f"damaged registry.sqlite-wal, or an older copy). {RECOVERY}")
+        return mark
+
+    @classmethod
+    def open_checked(cls, path: str | Path) -> CardRegistry:
+        """Open the table's registry after `verify`; afterwards every change
+        updates the mark."""
+        p = Path(path)
+        mpath = p.with_suffix(".mark")
+        mark = cls.verify(p)
+        reg = cls(p)
+        try:
+            reg._check()
+            reg._marks = storemark.MarkFile(mpath)
+            if mark is None or mark.store_id != reg.id:
+                reg._marks.create(storemark.Mark(reg.id, reg.generation))
+            elif reg.generation > mark.value:
+                reg._marks.write(storemark.Mark(reg.id, reg.generation))
+        except storemark.MarkError as exc:
+            reg.close()
+            raise RegistryDamaged(str(exc)) from None
+        except BaseException:
+            reg.close()
+            raise
+        return reg
+
+    def _check(self) -> None:
+        try:
+            rows = [str(r[0]) for r in self.db.execute("PRAGMA quick_check").fetchall()]
+        except sqlite3.Error as exc:
+            rows = [str(exc)]
+        if rows != ["ok"]:
+            raise RegistryDamaged(f"the card registry {self.path} is damaged "
+                                  f"({'; '.join(rows[:3])}). {RECOVERY}")
+
+    def _change(self, work: Callable[[], T]) -> T:
+        """Run `work` (SQL statements) in one transaction that also counts a
+        new generation; then record the generation in the mark. Any SQLite
+        error rolls back and becomes `RegistryDamaged`; the registry in
+        memory is changed by the caller only after this returns."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                result = work()
+                self.db.execute("INSERT OR REPLACE INTO meta (key, value) "
+                                "VALUES ('generation', ?)", (str(self.generation + 1),))
+                self.db.execute("COMMIT")
+            except BaseException:
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise
+        except sqlite3.Error as exc:
+            raise RegistryDamaged(f"cannot write to the card registry {self.path}: {exc}. "
+                                  "Nothing was changed.") from None
+        self.generation += 1
+        if self._marks is not None:
+            try:
+                self._marks.write(storemark.Mark(self.id, self.generation))
+            except storemark.MarkError as exc:
+                raise RegistryDamaged(str(exc)) from None
+        return result
 
     def _load(self) -> None:
+        packs = self.db.execute("SELECT number, type, name FROM packs").fetchall()
         self._packs: dict[int, tuple[str, str]] = {
-            n: (t, name) for n, t, name in self.db.execute("SELECT number, type, name FROM packs")}
+            int(n): (str(t), str(name)) for n, t, name in packs}
         for n, (t, _) in self._packs.items():
             if t not in PACKS:
                 raise RegistryError(f"pack {n} has an unknown pack type {t!r}")
@@ -147,7 +264,7 @@ class CardRegistry:
         self._by_card: dict[tuple[str, Card, int], tuple[int, str]] | None = None
         self._count: dict[int, int] = {n: 0 for n in self._packs}
         for uid, pack, position in self.db.execute("SELECT uid, pack, position FROM cards"):
-            self._by_uid[uid] = self._make(uid, pack, position)
+            self._by_uid[str(uid)] = self._make(str(uid), int(pack), int(position))
             self._count[pack] += 1
 
     def _make(self, uid: str, pack: int, position: int) -> Enrolled:
@@ -156,7 +273,12 @@ class CardRegistry:
         return Enrolled(uid, pack, ptype, position, rec.card_at(position), rec.copy_at(position))
 
     def close(self) -> None:
-        self.db.close()
+        if self._marks is not None:
+            self._marks.close()
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass
 
     # ----- questions -------------------------------------------------------------
 
@@ -192,8 +314,12 @@ class CardRegistry:
 
     def uids_of(self, number: int) -> list[str]:
         """The UIDs of a pack in enrollment order."""
-        return [u for (u,) in self.db.execute(
-            "SELECT uid FROM cards WHERE pack = ? ORDER BY position", (number,))]
+        try:
+            return [str(u) for (u,) in self.db.execute(
+                "SELECT uid FROM cards WHERE pack = ? ORDER BY position", (number,))]
+        except sqlite3.Error as exc:
+            raise RegistryDamaged(f"cannot read the card registry {self.path}: {exc}. "
+                                  f"{RECOVERY}") from None
 
     def uid_for(self, card: Card, family: str, copy: int = 1) -> str | None:
         """A UID enrolled for this card code (copy `copy`) in a pack of `family`;
@@ -216,8 +342,10 @@ class CardRegistry:
                                 f"pack types: {', '.join(PACKS)}")
         number = max(self._packs, default=0) + 1
         name = name or f"{pack_type} #{number}"
-        self.db.execute("INSERT INTO packs (number, type, name) VALUES (?, ?, ?)",
-                        (number, pack_type, name))
+        label = name
+        self._change(lambda: self.db.execute(
+            "INSERT INTO packs (number, type, name) VALUES (?, ?, ?)",
+            (number, pack_type, label)))
         self._packs[number] = (pack_type, name)
         self._count[number] = 0
         return self.pack(number)
@@ -233,8 +361,8 @@ class CardRegistry:
         if existing is not None:
             raise AlreadyEnrolled(uid, existing)
         position, _ = nxt
-        self.db.execute("INSERT INTO cards (uid, pack, position) VALUES (?, ?, ?)",
-                        (uid, number, position))
+        self._change(lambda: self.db.execute(
+            "INSERT INTO cards (uid, pack, position) VALUES (?, ?, ?)", (uid, number, position)))
         e = self._make(uid, number, position)
         self._by_uid[uid] = e
         self._by_card = None
@@ -246,25 +374,22 @@ class CardRegistry:
         rec = self.pack(number)
         if rec.enrolled == 0:
             return None
-        row = self.db.execute("SELECT uid FROM cards WHERE pack = ? AND position = ?",
-                              (number, rec.enrolled - 1)).fetchone()
-        uid = row[0]
-        self.db.execute("DELETE FROM cards WHERE uid = ?", (uid,))
+        uid = next(u for u, e in self._by_uid.items()
+                   if e.pack == number and e.position == rec.enrolled - 1)
+        self._change(lambda: self.db.execute("DELETE FROM cards WHERE uid = ?", (uid,)))
         self._count[number] -= 1
         self._by_card = None
         return self._by_uid.pop(uid)
 
     def remove_pack(self, number: int) -> None:
         self.pack(number)
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+
+        def work() -> None:
             self.db.execute("DELETE FROM cards WHERE pack = ?", (number,))
             self.db.execute("DELETE FROM packs WHERE number = ?", (number,))
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self._load()
+
+        self._change(work)
+        self._reload()
 
     def enroll_virtual(self, pack_type: str) -> PackRecord:
         """Enroll a whole pack with made-up UIDs (`virtual_uid`): for the
@@ -309,8 +434,8 @@ class CardRegistry:
                                         f"{where}); nothing was imported")
                 seen[c] = where
         added: list[int] = []
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+
+        def work() -> None:
             number = max(self._packs, default=0)
             for p in packs:
                 number += 1
@@ -319,13 +444,21 @@ class CardRegistry:
                 self.db.executemany("INSERT INTO cards (uid, pack, position) VALUES (?, ?, ?)",
                                     [(u, number, pos) for pos, u in enumerate(p["uids"])])
                 added.append(number)
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            self._load()
-            raise
-        self._load()
+
+        try:
+            self._change(work)
+        finally:
+            self._reload()
         return [self.pack(n) for n in added]
+
+    def _reload(self) -> None:
+        try:
+            self._load()
+        except (sqlite3.Error, TypeError, ValueError, KeyError, IndexError) as exc:
+            if isinstance(exc, RegistryError):
+                raise
+            raise RegistryDamaged(f"cannot read the card registry {self.path} ({exc}). "
+                                  f"{RECOVERY}") from None
 
     def import_file(self, path: str | Path) -> list[PackRecord]:
         try:
@@ -374,6 +507,27 @@ def _check_export(data: object) -> list[dict[str, Any]]:
         out.append({"type": str(ptype), "name": str(name) if name else f"{ptype} (imported)",
                     "uids": uids})
     return out
+
+
+def inspect_registry(path: Path) -> tuple[str | None, int]:
+    """(registry id, generation) of a registry file, read without changing it."""
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise RegistryDamaged(f"the card registry {path} cannot be read ({exc}). "
+                              f"{RECOVERY}") from None
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "meta" not in tables:
+            return None, 0
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        reg_id = meta.get("id")
+        return (str(reg_id) if reg_id is not None else None), int(meta.get("generation", 0))
+    except (sqlite3.Error, TypeError, ValueError) as exc:
+        raise RegistryDamaged(f"the card registry {path} cannot be read ({exc}). "
+                              f"{RECOVERY}") from None
+    finally:
+        db.close()
 
 
 def pack_types() -> Iterable[str]:

@@ -39,7 +39,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardtable enroll: there is no state folder {args.state}", file=sys.stderr)
         return 2
     try:
-        reg = CardRegistry(args.state / REGISTRY_FILE)
+        path = args.state / REGISTRY_FILE
+        # a change is made only to a registry that is not behind its mark (and
+        # then keeps the mark up to date); listing and exporting only read
+        changes = args.import_ is not None or args.remove is not None
+        reg = CardRegistry.open_checked(path) if changes else CardRegistry(path)
         if args.export is not None:
             reg.export_file(args.export)
             print(f"{len(reg.packs())} packs ({len(reg)} cards) written to {args.export}")

@@ -156,7 +156,7 @@ def run_pi(args: argparse.Namespace) -> int:
     try:
         ctl = Controller.open(config.table, ports, state)
     except (JournalError, RegistryError) as exc:
-        return fail(str(exc), 1)
+        return _refuse(exc, ports.display, lambda: _close_pi_ports(ports))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -175,6 +175,33 @@ def run_pi(args: argparse.Namespace) -> int:
 
     close_ports(ports)
     return 0
+
+
+def _close_pi_ports(ports: Any) -> None:
+    from table.drivers import close_ports
+
+    close_ports(ports)
+
+
+def _refuse(exc: Exception, display: Any, close: Any) -> int:
+    """The stored state cannot be trusted: say so (screen, log), change
+    nothing, exit with the status that stops the service restarting."""
+    from table.controller.refusal import EXIT_REFUSED, show_refusal
+
+    try:
+        show_refusal(display, exc)  # type: ignore[arg-type]
+    except Exception as shown:  # a display that fails must not hide the reason
+        print(f"cardtable run: (the screen could not show this: {shown})", file=sys.stderr)
+    text = str(exc)
+    if "Nothing was changed" not in text:
+        text += (" Nothing was changed; `cardtable journal check --state DIR` says what the "
+                 "state folder holds, docs/setup.md how to restore a backup.")
+    status = fail(f"refusing to start: {text}", EXIT_REFUSED)
+    try:
+        close()
+    except Exception as closing:
+        print(f"cardtable run: (closing the hardware: {closing})", file=sys.stderr)
+    return status
 
 
 # ----- the fake table -------------------------------------------------------------------
@@ -235,16 +262,17 @@ def run_mock(args: argparse.Namespace) -> int:
         return fail(str(exc))
     seats = len(config.seats) if config is not None else 6
     dealer = (config.dealer is not None) if config is not None else settings.has_dealer_reader
-    events = []
-    if args.events is not None:
-        try:
-            events = load(args.events, seats)
-        except EventsError as exc:
-            return fail(str(exc))
-    temp = None
     state = args.state
     if state is None and config is not None:
         state = Path(config.state_dir)
+    events = []
+    if args.events is not None:
+        try:
+            limits = _events_limits(settings, state, seats, dealer)
+            events = load(args.events, seats, limits=limits)
+        except EventsError as exc:
+            return fail(str(exc))
+    temp = None
     if state is None:
         temp = tempfile.TemporaryDirectory(prefix="cardtable-")
         state = Path(temp.name)
@@ -257,7 +285,13 @@ def run_mock(args: argparse.Namespace) -> int:
         ctl = Controller.open(settings, mock.ports, state,
                               seed_source=(lambda: seeds.randrange(2**62)) if seeds else None)
     except (JournalError, RegistryError) as exc:
-        return fail(str(exc), 1)
+        status = _refuse(exc, mock.display, lambda: None)
+        if not args.quiet:
+            say(mock.display.ascii())
+        mock.close()
+        if temp is not None:
+            temp.cleanup()
+        return status
     resumed = ctl.session.seq
     if not args.quiet:
         if resumed:
@@ -284,6 +318,36 @@ def run_mock(args: argparse.Namespace) -> int:
     if temp is not None:
         temp.cleanup()
     return status
+
+
+def _events_limits(settings: Any, state: Path | None, seats: int, dealer: bool) -> Any:
+    """What an events file is checked against: the table's readers, and the
+    game the table plays when the file starts (the match or the game chosen
+    in the state folder's journal, else the settings' game)."""
+    from table.controller.loop import JOURNAL_FILE
+    from table.controller.session import Selection
+    from table.events_script import Limits
+    from table.journal import Journal, JournalError
+
+    selection = Selection(settings.game, settings.options, settings.knowledge,
+                          settings.language)
+    path = state / JOURNAL_FILE if state is not None else None
+    if path is not None and path.is_file():
+        try:
+            journal = Journal(path, readonly=True)
+            try:
+                last = journal.last(("start", "select"))
+            finally:
+                journal.close()
+            if last is not None:
+                selection = Selection.from_json(last.data)
+        except (JournalError, KeyError, TypeError, ValueError):
+            pass  # the table itself says what is wrong with the journal
+    try:
+        game = selection.make_game()
+    except Exception:  # an unknown game: checked and reported elsewhere
+        return Limits(seats, dealer)
+    return Limits(seats, dealer, game.players, game.pack, selection.game)
 
 
 class ImpossibleEvent(ValueError):

@@ -41,7 +41,7 @@ from table.ports import (
     ReaderOffline,
     Tick,
 )
-from table.registry import CardRegistry
+from table.registry import CardRegistry, RegistryError
 from table.screens.render import render
 from table.screens.view import ErrorView, View
 from table.settings import TableSettings
@@ -104,10 +104,22 @@ class Controller:
         except OSError as exc:
             raise JournalError(f"cannot use the state folder {state}: "
                                f"{exc.strerror or exc}") from None
-        journal = Journal(state / JOURNAL_FILE)
-        registry = CardRegistry(state / REGISTRY_FILE)
+        # both stores are compared with their marks before anything is written
+        Journal.verify(state / JOURNAL_FILE)
+        CardRegistry.verify(state / REGISTRY_FILE)
+        journal = Journal.open_checked(state / JOURNAL_FILE)
+        try:
+            registry = CardRegistry.open_checked(state / REGISTRY_FILE)
+        except BaseException:
+            journal.close()
+            raise
         ctl = cls(settings, ports, journal, registry, **kw)
-        ctl.resume()
+        try:
+            ctl.resume()
+        except BaseException:
+            journal.close()
+            registry.close()
+            raise
         return ctl
 
     def resume(self) -> int:
@@ -164,6 +176,15 @@ class Controller:
             self._fail(f"journal: {exc}")
             if self.strict:
                 raise
+        except RegistryError as exc:
+            # the card registry could not be written (or read): said on the screen
+            # and in the log; the registry in memory still matches the file
+            if self.strict:
+                raise
+            log.error("card registry: %s", exc)
+            self.model.overlay = None
+            self._show_error(str(exc))
+            return
         except Exception as exc:
             if self.strict:
                 raise

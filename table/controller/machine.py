@@ -53,6 +53,7 @@ def leaves(states: list[Any] | None = None, prefix: str = "") -> list[str]:
 
 LEAVES: tuple[str, ...] = tuple(leaves())
 _NOT_ADMIN = [s for s in LEAVES if not s.startswith("admin") and s != "boot"]
+_ADMIN = [s for s in LEAVES if s.startswith("admin")]
 _PLAYING = ["match_deal", "match_hand"]           # a hand is being learnt or played
 _CONFIRMS = ["match_undo", "match_abort", "match_end", "match_info"]
 
@@ -79,8 +80,10 @@ TRANSITIONS: list[dict[str, Any]] = [
     *[_t("step", ["boot", "ready", "match"], dest, conditions=cond) for cond, dest in ROUTES],
 
     # --- the admin tag opens (and closes) the admin menu from anywhere ---------------------
+    # (declared on every leaf state, so that it is tried before any state's own
+    # `read`: the enrollment screen never takes the tag as a card)
     _t("read", _NOT_ADMIN, "admin_menu", conditions="is_admin_tag", after="open_admin"),
-    _t("read", "admin", "boot", conditions="is_admin_tag", after="leave_admin"),
+    _t("read", _ADMIN, "boot", conditions="is_admin_tag", after="leave_admin"),
 
     # --- no match -----------------------------------------------------------------------------
     _t("read", "ready", None, after="identify_card"),

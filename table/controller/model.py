@@ -11,6 +11,7 @@ the triggers (`read`, `ok`, `step`, ...) and `state` to it.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections import deque
 from collections.abc import Callable
@@ -28,8 +29,10 @@ from engine.packs import PACKS
 from table.controller.hygiene import Debouncer, is_crosstalk
 from table.controller.session import Action, Hand, Read, Selection, Session
 from table.ports import DEALER, BuzzPattern, Clock, LedPattern
-from table.registry import AlreadyEnrolled, CardRegistry, Enrolled, RegistryError
+from table.registry import AlreadyEnrolled, CardRegistry, Enrolled, RegistryDamaged, RegistryError
 from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings
+
+log = logging.getLogger("cardtable.controller")
 
 
 @dataclass(frozen=True)
@@ -596,12 +599,30 @@ class TableModel:
         if item.kind == "continue":
             self.enroll_pack = int(item.arg)
         else:
-            self.enroll_pack = self.registry.new_pack(str(item.arg)).number
+            try:
+                self.enroll_pack = self.registry.new_pack(str(item.arg)).number
+            except RegistryError as err:
+                self.registry_failed(err)
+                # back to the admin menu (a trigger the machine adds)
+                self.menu()  # type: ignore[attr-defined]
+                return
         self.enroll_message = ""
         self.last_enrolled = None
 
+    def registry_failed(self, err: RegistryError) -> None:
+        """The registry could not do it (a damaged file, a full disk): say so on
+        the screen and, for a storage error, in the log. Nothing was changed."""
+        if isinstance(err, RegistryDamaged):
+            log.error("card registry: %s", err)
+        self.overlay = Overlay("error", "", str(err), None,
+                               self.clock.now() + self.settings.error_s, "registry")
+        self.buzzes.append("error")
+
     def take_enroll(self, place: int, uid: str) -> None:
         if self.enroll_pack is None:
+            return
+        if self.is_admin_tag(place, uid):     # never a card (the machine closes the menu)
+            self.ignore("the admin tag", place=place, uid=uid)
             return
         if self.last_enrolled is not None and self.last_enrolled.uid == uid:
             self.ignore("already read", place=place, uid=uid)
@@ -614,9 +635,7 @@ class TableModel:
                         family=ex.family)
             return
         except RegistryError as err:
-            self.overlay = Overlay("error", "", str(err), None,
-                                   self.clock.now() + self.settings.error_s, "registry")
-            self.buzzes.append("error")
+            self.registry_failed(err)
             return
         self.clear_error()
         self.last_enrolled = e
@@ -627,7 +646,11 @@ class TableModel:
     def unenroll_last(self) -> None:
         if self.enroll_pack is None:
             return
-        taken = self.registry.unenroll_last(self.enroll_pack)
+        try:
+            taken = self.registry.unenroll_last(self.enroll_pack)
+        except RegistryError as err:
+            self.registry_failed(err)
+            return
         if taken is None:
             self.refuse(None, "nothing_to_undo")
             return
