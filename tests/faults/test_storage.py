@@ -362,7 +362,7 @@ def test_the_pi_run_refuses_with_78_and_leaves_the_reason_on_the_screen(
     before = fingerprint(image)
     mock = MockTable(seats=4)
     closed = []
-    monkeypatch.setattr(table.drivers, "build_ports", lambda config: mock.ports)
+    monkeypatch.setattr(table.drivers, "build_ports", lambda config, **_: mock.ports)
     monkeypatch.setattr(table.drivers, "close_ports", lambda ports: closed.append(ports))
     config = tmp_path / "config.toml"
     config.write_text("")

@@ -178,7 +178,7 @@ def test_the_pi_run_opens_the_configured_ports_and_hands_over_to_systemd(
 
     mock = MockTable(seats=4)
     closed = []
-    monkeypatch.setattr(table.drivers, "build_ports", lambda config: mock.ports)
+    monkeypatch.setattr(table.drivers, "build_ports", lambda config, **_: mock.ports)
     monkeypatch.setattr(table.drivers, "close_ports", lambda ports: closed.append(ports))
     seen = {}
 
