@@ -11,8 +11,13 @@ opens /dev/ttyACM0 on the Pi.
     hub.inject(b"garbage")           # bytes the firmware never sent
     hub.freeze()                     # the firmware hangs: the host hears nothing
 
-Time runs at real speed (the emulator's clock is paced), so the host's
-timeouts behave as they would with a real hub.
+Time runs at real speed (the emulator's clock is paced, and caught up with
+the wall clock at every poll cycle), so the host's timeouts behave as they
+would with a real hub.
+
+Like MicroPython's USB serial, the port keeps the last `REPLAY_BYTES` bytes
+written while no host has it open and hands them over when one opens it
+(after pyserial's open has flushed its input): stale lines, cut mid-line.
 """
 
 from __future__ import annotations
@@ -21,11 +26,16 @@ import errno
 import os
 import select
 import threading
+import time
 import tty
 from typing import Any
 
 from hw_mocks.mfrc522 import Picc, VirtualClock
 from hw_mocks.mfrc522.pico import PicoBoard, build_hub, load_firmware
+
+#: What MicroPython's USB serial keeps of what was written with no host there.
+REPLAY_BYTES = 256
+REPLAY_AFTER_S = 0.05
 
 
 class _PtyPort:
@@ -35,23 +45,54 @@ class _PtyPort:
         self.fd = fd
         self.lock = lock
         self.dropped = 0
+        self.unheard = b""  # the last bytes written while no host had the port open
+        self.host_since: float | None = None
+        self._poll = select.poll()
+        self._poll.register(fd, select.POLLOUT)
+
+    def host_present(self) -> bool:
+        """Whether the host has the port open (a pty master hangs up without)."""
+        return not any(event & select.POLLHUP for _, event in self._poll.poll(0))
 
     def read(self) -> bytes:
+        with self.lock:
+            self._replay()
         try:
             ready, _, _ = select.select([self.fd], [], [], 0)
             return os.read(self.fd, 256) if ready else b""
         except OSError:
             return b""
 
+    def _replay(self) -> bool:
+        """With the lock held: keep `unheard` while no host, hand it over once
+        one has had the port open for `REPLAY_AFTER_S` (pyserial flushes its
+        input while opening). True when the host is there."""
+        if not self.host_present():
+            self.host_since = None
+            return False
+        if self.host_since is None:
+            self.host_since = time.monotonic()
+            time.sleep(REPLAY_AFTER_S)  # the host is still opening the port
+        data, self.unheard = self.unheard, b""
+        if data:
+            self._write(data)
+        return True
+
     def write(self, data: bytes) -> None:
         with self.lock:
-            try:
-                os.write(self.fd, data)
-            except BlockingIOError:
-                self.dropped += len(data)  # nobody reads: a real CDC port drops too
-            except OSError as exc:
-                if exc.errno not in (errno.EIO, errno.EBADF):
-                    raise
+            if not self._replay():
+                self.unheard = (self.unheard + data)[-REPLAY_BYTES:]
+                return
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        try:
+            os.write(self.fd, data)
+        except BlockingIOError:
+            self.dropped += len(data)  # nobody reads: a real CDC port drops too
+        except OSError as exc:
+            if exc.errno not in (errno.EIO, errno.EBADF):
+                raise
 
 
 class FakeHub:
@@ -61,7 +102,7 @@ class FakeHub:
         self.rate = rate
         self.hub: Any = None
         self.boots = 0
-        self._fds: tuple[int, int] | None = None
+        self._fds: tuple[int, ...] | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._running = threading.Event()
@@ -78,8 +119,9 @@ class FakeHub:
         master, slave = os.openpty()
         tty.setraw(slave)
         os.set_blocking(master, False)
-        self._fds = (master, slave)
         self.path = os.ttyname(slave)
+        os.close(slave)  # only the host opens it: the hub sees whether it is there
+        self._fds = (master,)
         for chip in self.board.readers:
             chip.plug()  # the readers get power with the hub
         self._port = _PtyPort(master, self._lock)
@@ -92,8 +134,16 @@ class FakeHub:
         return self.path
 
     def _run(self) -> None:
+        clock = self.board.clock
+        started = (time.monotonic(), clock.now())
+
         def keep_going() -> bool:
             self._running.wait()
+            # the Pico's clock never falls behind the wall clock (on a busy
+            # machine the emulated bus work takes longer than it would)
+            lag = (time.monotonic() - started[0]) - (clock.now() - started[1])
+            if lag > 0:
+                clock.advance(lag)
             return not self._stop.is_set()
 
         self.hub.run(keep_going=keep_going)
