@@ -25,13 +25,17 @@ from __future__ import annotations
 import errno
 import os
 import select
+import tempfile
 import threading
 import time
 import tty
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from hw_mocks.mfrc522 import Picc, VirtualClock
 from hw_mocks.mfrc522.pico import PicoBoard, build_hub, load_firmware
+from hw_mocks.micropython_pico import MicroPythonError, MicroPythonPico
 
 #: What MicroPython's USB serial keeps of what was written with no host there.
 REPLAY_BYTES = 256
@@ -96,10 +100,25 @@ class _PtyPort:
 
 
 class FakeHub:
-    def __init__(self, channels: int = 8, rate: int = 100) -> None:
+    """`interpreter="micropython"` runs the firmware in the real MicroPython
+    (hw_mocks.micropython_pico: `import main` as a Pico boots, hubconfig's
+    8 channels and poll rate, the watchdog, `machine.reset()`); its USB
+    serial is relayed to the pty at every poll cycle. `hub` (the firmware's
+    Hub object) is then None: it lives in the other process; `pico` is the
+    MicroPython process and `flash` the folder that is the Pico's flash."""
+
+    def __init__(self, channels: int = 8, rate: int = 100, interpreter: str = "cpython",
+                 flash: Path | None = None) -> None:
+        if interpreter not in ("cpython", "micropython"):
+            raise ValueError(f"no interpreter {interpreter!r}: cpython or micropython")
         self.board = PicoBoard(channels, clock=VirtualClock(pace=1.0))
         self.firmware = load_firmware()
         self.rate = rate
+        self.interpreter = interpreter
+        self._flash_dir = None if flash else tempfile.TemporaryDirectory(prefix="pico-flash-")
+        self.flash = flash or Path(self._flash_dir.name)  # type: ignore[union-attr]
+        self.pico: MicroPythonPico | None = None
+        self.ended: str = ""  # how the MicroPython firmware's last run ended
         self.hub: Any = None
         self.boots = 0
         self._fds: tuple[int, ...] | None = None
@@ -116,24 +135,33 @@ class FakeHub:
         """Connect the hub: a new pty, the firmware boots. Returns the port path."""
         if self._fds is not None:
             raise RuntimeError("the hub is already plugged in")
+        path = self._new_pty()
+        for chip in self.board.readers:
+            chip.plug()  # the readers get power with the hub
+        self.boots += 1
+        self._stop.clear()
+        self._running.set()
+        if self.interpreter == "micropython":
+            self.pico = MicroPythonPico(self.board, cwd=self.flash)
+            target = self._run_micropython
+        else:
+            self.hub = build_hub(self.board, self._port, self.firmware, poll_rate=self.rate)
+            target = self._run
+        self._thread = threading.Thread(target=target, name="fake-hub", daemon=True)
+        self._thread.start()
+        return path
+
+    def _new_pty(self) -> str:
         master, slave = os.openpty()
         tty.setraw(slave)
         os.set_blocking(master, False)
         self.path = os.ttyname(slave)
         os.close(slave)  # only the host opens it: the hub sees whether it is there
         self._fds = (master,)
-        for chip in self.board.readers:
-            chip.plug()  # the readers get power with the hub
         self._port = _PtyPort(master, self._lock)
-        self.hub = build_hub(self.board, self._port, self.firmware, poll_rate=self.rate)
-        self.boots += 1
-        self._stop.clear()
-        self._running.set()
-        self._thread = threading.Thread(target=self._run, name="fake-hub", daemon=True)
-        self._thread.start()
         return self.path
 
-    def _run(self) -> None:
+    def _keep_going(self) -> Callable[[], bool]:
         clock = self.board.clock
         started = (time.monotonic(), clock.now())
 
@@ -146,7 +174,53 @@ class FakeHub:
                 clock.advance(lag)
             return not self._stop.is_set()
 
-        self.hub.run(keep_going=keep_going)
+        return keep_going
+
+    def _run(self) -> None:
+        self.hub.run(keep_going=self._keep_going())
+
+    def _run_micropython(self) -> None:
+        """Boot after boot: a `machine.reset()` restarts MicroPython on the
+        same flash, and the USB port goes away and comes back (a new pty)."""
+        while True:
+            self._boot_micropython()
+            if self.ended != "machine.reset()" or self._stop.is_set():
+                return
+            with self._lock:
+                if self._fds is not None:
+                    for fd in self._fds:
+                        os.close(fd)
+                self._fds = None
+            self._new_pty()
+            self.boots += 1
+            self.pico = MicroPythonPico(self.board, cwd=self.flash)
+
+    def _boot_micropython(self) -> None:
+        pico, port, keep_going = self.pico, self._port, self._keep_going()
+        assert pico is not None and port is not None
+
+        def relay() -> None:
+            out = pico.usb_read(timeout=0)
+            if out:
+                port.write(out)
+            data = port.read()
+            if data:
+                pico.usb_write(data)
+
+        def on_feed(_: MicroPythonPico) -> bool:
+            relay()
+            return keep_going()
+
+        pico.on_feed = on_feed
+        try:
+            pico.exec("import main")
+            self.ended = "returned"  # update mode: the REPL is free
+        except MicroPythonError as exc:
+            self.ended = exc.kind if not pico.resets else f"machine.{pico.resets[-1]}()"
+        relay()  # what it wrote last (OK,UPDATE before a reset)
+        while self.ended == "returned" and not self._stop.wait(0.01):
+            relay()  # at the REPL, the USB serial still works
+        pico.close()
 
     def unplug(self) -> None:
         """Pull the cable: the firmware stops, the host's port reports an error."""
@@ -155,6 +229,8 @@ class FakeHub:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
+        if self.pico is not None:
+            self.pico.close()
         if self._fds is not None:
             for fd in self._fds:
                 os.close(fd)

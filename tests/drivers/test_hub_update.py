@@ -117,3 +117,42 @@ def test_no_hub_plugged_in(capsys, monkeypatch):
     assert main(["hub-update"]) == 1
     err = capsys.readouterr().err
     assert "No reader hub found" in err and "2e8a:0005" in err and "--port" in err
+
+
+def test_the_real_micropython_hub_stops_restarts_in_update_mode_and_hands_over(capsys):
+    """End to end with the firmware in the real MicroPython behind the pty:
+    the host reads a card, `cardtable hub-update` stops the hub, the Pico
+    restarts (a new USB port) without the watchdog and says so."""
+    import queue
+
+    from table.drivers.hub_readers import HubReaders
+    from table.ports import CardArrived
+
+    hub = FakeHub(channels=2, interpreter="micropython")
+    first_port = hub.plug()
+    events = queue.Queue()
+    driver = HubReaders({0: 0, 1: 1}, find_port=hub.find_port, retry_s=0.1)
+    try:
+        driver.start(events.put)
+        hub.place(Ntag213(STICKER), 1)
+        assert events.get(timeout=10) == CardArrived(1, STICKER)
+        driver.stop()  # the service is stopped first
+        assert main(["hub-update", "--port", first_port]) == 0
+        assert "mpremote connect" in capsys.readouterr().out
+        deadline = time.monotonic() + 10
+        while hub.boots < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert hub.boots == 2  # machine.reset(): MicroPython started again
+        import serial
+
+        with serial.Serial(hub.path, timeout=0.2) as port:
+            text = b""
+            while b"\n" not in text and time.monotonic() < deadline:
+                text += port.read(200)
+        assert b"update mode" in text and b"mpremote reset" in text
+        assert hub.ended == "returned"  # main() returned: the REPL is free
+        assert hub.pico.wdt_timeout is None  # no watchdog in update mode
+        assert not (hub.flash / "hub_update").exists()  # one boot only
+    finally:
+        driver.stop()
+        hub.unplug()
