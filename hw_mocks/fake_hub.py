@@ -1,6 +1,7 @@
 """A reader hub on a pty pair: the REAL firmware (firmware/*.py) running in a
-thread under CPython, with a fake `machine` whose SPI reaches emulated
-MFRC522s, and its USB serial being the master side of a pseudo-terminal.
+thread under CPython (or, with `interpreter="micropython"`, in the real
+MicroPython), with a fake `machine` whose SPI reaches emulated MFRC522s, and
+its USB serial being the master side of a pseudo-terminal.
 The host driver opens the slave side (`path`) with pyserial, exactly as it
 opens /dev/ttyACM0 on the Pi.
 
