@@ -44,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
     if answer.outcome == "ok":
         print(MPREMOTE_STEPS.format(port=port))
         return 0
-    if answer.outcome == "no-hub":
+    if answer.outcome == "no-hub" and port:
+        print(f"There is no {port}: is the hub plugged in? (ls /dev/ttyACM* "
+              "/dev/cardtable-hub)", file=sys.stderr)
+    elif answer.outcome == "no-hub":
         print("No reader hub found: no /dev/cardtable-hub and no serial port with the "
               "hub's USB id (2e8a:0005). Is it plugged in? Else give --port.",
               file=sys.stderr)

@@ -5,6 +5,7 @@ and restarts once without its watchdog, leaving MicroPython's REPL to
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,8 @@ def request_update(port: str | None = None, timeout_s: float = 3.0,
     try:
         serial = open_port(path)
     except (OSError, ValueError) as exc:  # serial.SerialException is an OSError
+        if not os.path.exists(path):
+            return UpdateAnswer(path, "no-hub", detail="no such port")
         return UpdateAnswer(path, "cannot-open", detail=str(exc))
     try:
         return _ask(serial, path, timeout_s)

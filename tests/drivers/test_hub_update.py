@@ -100,16 +100,22 @@ def busy(path):
                            + line(4, "ERR", "-", "BADCMD", "UPDATE")),
      ["firmware cardtable-hub 1.1.0", "predates hub-update", "A hub without UPDATE"]),
     (lambda path: Scripted(b""), ["did not answer UPDATE within 0.2 s"]),
-    (busy, ["Cannot open /dev/ttyACM0", "busy", "sudo systemctl stop cardtable"]),
+    (busy, ["Cannot open /dev/null", "busy", "sudo systemctl stop cardtable"]),
 ])
 def test_every_failure_is_a_message_and_status_1(opener, words, capsys, monkeypatch):
     monkeypatch.setattr("table.drivers.hub_update.open_serial", opener)
-    assert main(["hub-update", "--port", "/dev/ttyACM0", "--timeout", "0.2"]) == 1
+    assert main(["hub-update", "--port", "/dev/null", "--timeout", "0.2"]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
     for word in words:
         assert word in captured.err
     assert "Traceback" not in captured.err
+
+
+def test_a_port_that_is_not_there(capsys, tmp_path):
+    assert main(["hub-update", "--port", str(tmp_path / "ttyACM9")]) == 1
+    err = capsys.readouterr().err
+    assert f"There is no {tmp_path / 'ttyACM9'}: is the hub plugged in?" in err
 
 
 def test_no_hub_plugged_in(capsys, monkeypatch):
@@ -137,8 +143,9 @@ def test_the_real_micropython_hub_stops_restarts_in_update_mode_and_hands_over(c
         hub.place(Ntag213(STICKER), 1)
         assert events.get(timeout=10) == CardArrived(1, STICKER)
         driver.stop()  # the service is stopped first
-        assert main(["hub-update", "--port", first_port]) == 0
-        assert "mpremote connect" in capsys.readouterr().out
+        status = main(["hub-update", "--port", first_port, "--timeout", "10"])
+        out, err = capsys.readouterr()
+        assert status == 0 and "mpremote connect" in out, err
         deadline = time.monotonic() + 10
         while hub.boots < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
