@@ -12,7 +12,7 @@ from hw_mocks.mfrc522.frames import to_bytes
 from hw_mocks.mfrc522.pico import PicoBoard
 from hw_mocks.micropython_pico import MicroPythonPico
 
-from .conftest import FW, RemoteHub, make_hub
+from .hubs import FW, RemoteHub, make_hub
 
 wire = FW["wire"]
 VERSION = FW["cardhub"].VERSION

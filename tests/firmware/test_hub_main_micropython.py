@@ -13,7 +13,7 @@ from hw_mocks.mfrc522 import MifareClassic1K, Ntag213
 from hw_mocks.mfrc522.pico import PicoBoard
 from hw_mocks.micropython_pico import MicroPythonError, MicroPythonPico
 
-from .conftest import FW
+from .hubs import FW
 
 wire, cardhub, hubconfig = FW["wire"], FW["cardhub"], FW["hubconfig"]
 STICKER = "04A1B2C3D4E5F6"
