@@ -7,12 +7,15 @@ import wire
 from rc522 import Fault, Rc522, Tracker
 
 NAME = "cardtable-hub"
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 PROTOCOL = 1
 MIN_RATE = 1
 MAX_RATE = 200
 #: Poll cycles after boot before the hub reports every card it holds (CARDS).
 SETTLE_CYCLES = 3
+#: The file that makes the next boot hand the REPL over instead of running
+#: the hub (written when the host sends UPDATE, removed at that boot).
+UPDATE_FLAG = "hub_update"
 
 
 class Hub:
@@ -32,6 +35,7 @@ class Hub:
         self.reset_cause = reset_cause
         self.seq = 0
         self.cycles = 0
+        self.running = True  # False once the host asked for UPDATE
         self.inbuf = bytearray()
         self.discarding = False
         self.started = ticks_ms()
@@ -136,8 +140,10 @@ class Hub:
         return mask & ((1 << len(self.chips)) - 1)
 
     def run(self, keep_going=None, feed=None):
+        """Boot, then poll until `keep_going()` says no or the host sends
+        UPDATE (then every antenna is switched off and it returns)."""
         self.boot()
-        while keep_going is None or keep_going():
+        while self.running and (keep_going is None or keep_going()):
             start = self.ticks_ms()
             self.step()
             if feed is not None:
@@ -145,6 +151,16 @@ class Hub:
             rest = 1000 // self.rate - self.ticks_diff(self.ticks_ms(), start)
             if rest > 0:
                 self.sleep_ms(rest)
+        if not self.running:
+            self.antennas_off()
+
+    def antennas_off(self):
+        for i in range(len(self.chips)):
+            if self.online[i]:
+                try:
+                    self.chips[i].antenna_off()
+                except Fault:
+                    pass
 
     # ----- commands from the host ------------------------------------------------
 
@@ -200,6 +216,10 @@ class Hub:
                 self.send("ERR", "-", "BADARG", "USE")
                 return
             self.send("OK", "USE", "%02X" % self.use(int(text, 16)))
+        elif kind == "UPDATE":
+            # the loop ends after this cycle; main() restarts into update mode
+            self.send("OK", "UPDATE")
+            self.running = False
         else:
             self.send("ERR", "-", "BADCMD", kind[:12])
 
@@ -241,16 +261,41 @@ def build(machine, time, config, port):
                rate=config.POLL_RATE, heartbeat_ms=config.HEARTBEAT_MS, reset_cause=cause)
 
 
+def update_requested(os):
+    """Whether this boot is the one after UPDATE (the flag is removed: only
+    this boot, so a power cut in update mode brings the hub back)."""
+    try:
+        os.remove(UPDATE_FLAG)
+    except OSError:
+        return False
+    return True
+
+
 def main():
     import machine
     import micropython
+    import os
     import select
     import sys
     import time
 
     import hubconfig
 
+    if update_requested(os):
+        # No watchdog, Ctrl-C works: the REPL (and mpremote) get the Pico.
+        sys.stdout.write("cardtable-hub %s: update mode, the hub is stopped. Copy the "
+                         "firmware (mpremote cp firmware/*.py :), then mpremote reset.\r\n"
+                         % VERSION)
+        return
     micropython.kbd_intr(-1)  # a 0x03 from the host is data, not Ctrl-C
     hub = build(machine, time, hubconfig, UsbPort(sys, select))
-    wdt = machine.WDT(timeout=hubconfig.WATCHDOG_MS)
+    wdt = machine.WDT(timeout=hubconfig.WATCHDOG_MS)  # once started, it cannot be stopped
     hub.run(feed=wdt.feed)
+    # The host sent UPDATE: restart without the watchdog, into update mode.
+    try:
+        with open(UPDATE_FLAG, "w") as flag:
+            flag.write("update\n")
+    except OSError:
+        pass  # no flash to write: the hub restarts as usual (BOOT again)
+    time.sleep_ms(100)  # OK,UPDATE leaves the USB buffer before the reset
+    machine.reset()

@@ -23,8 +23,9 @@ def frame(seq, kind, fields):
 
 
 class BadCommand(Exception):
+    # super().__init__: MicroPython's Exception has no __init__ attribute to call
     def __init__(self, code, detail=""):
-        Exception.__init__(self, code)
+        super().__init__(code)
         self.code = code
         self.detail = detail
 

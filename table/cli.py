@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "export": "table.commands.export:add_parser",
     "enroll": "table.commands.enroll:add_parser",
     "journal": "table.commands.journal:add_parser",
+    "hub-update": "table.commands.hub_update:add_parser",
 }
 
 

@@ -19,6 +19,14 @@ go wrong, it logs it with its traceback, lets go of the port (the readers
 are reported offline), waits a little longer each time and connects again
 (the readers are reported back with the hub's first lines).
 
+After every (re)connection nothing the hub says about cards or readers is
+believed until it has answered this connection's `VER`: MicroPython's USB
+serial may first hand over stale lines written while no host listened (an
+`ON` or `OFF` from before would make a card arrive or leave that did not).
+Those lines are dropped and counted (`stale`); the `CARDS` answer that
+follows the `VER` answer brings the state up to date. A hub that has not
+answered within `sync_s` (it was still booting) is asked again.
+
 `use_places` (table.ports.PlaceSelectingReaders) tells the hub which
 channels to poll (`USE`): the others' antennas go off. It is sent again on
 every (re)connection and after the hub boots, and nothing is reported from
@@ -105,7 +113,7 @@ class HubReaders:
                  find_port: Callable[[], str | None] | None = None,
                  open_port: Callable[[str], Any] | None = None, poll_rate: int | None = None,
                  silence_s: float = 3.0, retry_s: float = 1.0,
-                 max_lines_per_s: int = 400) -> None:
+                 max_lines_per_s: int = 400, sync_s: float = 1.0) -> None:
         if not channels:
             raise ValueError("no hub channels to read")
         bad = [c for c in channels.values() if not 0 <= c <= 7]
@@ -119,6 +127,10 @@ class HubReaders:
         self.silence_s = silence_s
         self.retry_s = retry_s
         self.max_lines_per_s = max_lines_per_s
+        self.sync_s = sync_s
+        #: False from a (re)connection until the hub answers its VER.
+        self.synced = False
+        self._sync_at = 0.0
         self.counters: collections.Counter[str] = collections.Counter()
         self.hub_version: tuple[str, ...] = ()
         #: The hub's whole answer to VER: name, version, protocol version.
@@ -240,11 +252,17 @@ class HubReaders:
         self._seq.reset()
         self._last_alive = self.clock.now()
         log.info("reader hub on %s", path)
-        self._send("VER")
+        self.synced = False
+        self._ask_state()
         self._take_use_request()
         self._configure()
         self._resync(force=True)
         return True
+
+    def _ask_state(self) -> None:
+        """VER: the line that proves what follows is fresh (module docstring)."""
+        self._sync_at = self.clock.now() + self.sync_s
+        self._send("VER")
 
     def _configure(self) -> None:
         """Tell the hub its poll rate and its channels in use (where given)."""
@@ -288,6 +306,10 @@ class HubReaders:
         now = self.clock.now()
         if now - self._last_alive > self.silence_s:
             self._lost(f"the hub said nothing for {self.silence_s:g} s")
+        elif not self.synced and now >= self._sync_at:
+            self.counters["sync_retries"] += 1
+            self._ask_state()
+            self._resync(force=True)
         elif self._flooded and self._window_count(now) < self.max_lines_per_s // 2:
             self._flooded = False
             self._resync()
@@ -351,6 +373,14 @@ class HubReaders:
             self.counters["flooded"] += 1
             self._flooded = True
             return
+        if not self.synced:
+            if line.kind not in ("VER", "BOOT"):
+                # maybe written before this connection: not even its number counts
+                self._last_alive = now
+                self.counters["stale"] += 1
+                return
+            if line.kind == "VER":
+                self._seq.reset()  # the first line known to be fresh
         verdict = self._seq.check(line)
         if verdict == "replay":
             self.counters["replayed"] += 1
@@ -370,11 +400,15 @@ class HubReaders:
         self.counters["boots"] += 1
         self.hub_version = fields[:2]
         log.info("reader hub booted: %s", ",".join(fields))
+        if not self.synced:  # stale, or a hub booting as we connected: ask again
+            self._ask_state()
+            self._resync(force=True)
         self._configure()  # a hub that reset forgot its rate and its channels in use
 
     def _on_ver(self, fields: tuple[str, ...]) -> None:
         self.hub_version = fields[:2]
         self.hub_info = fields
+        self.synced = True
 
     def _on_ok(self, fields: tuple[str, ...]) -> None:
         pass

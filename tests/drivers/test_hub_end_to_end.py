@@ -11,6 +11,7 @@ import pytest
 
 from hw_mocks.fake_hub import FakeHub
 from hw_mocks.mfrc522 import MifareClassic1K, Ntag213
+from table.drivers.hub_protocol import crc16
 from table.drivers.hub_readers import HubReaders
 from table.ports import DEALER, CardArrived, CardLeft, ReaderBack, ReaderOffline
 
@@ -156,3 +157,37 @@ def test_garbage_and_floods_on_the_wire_are_dropped_and_reading_goes_on(rig):
     driver.stop()  # returns with the reading thread ended, though the wire was flooded
     assert not any(t.name == "hub-readers" and t.is_alive() for t in threading.enumerate())
     assert not driver.connected
+
+
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+def test_stale_lines_handed_over_at_connection_make_no_card_events(interpreter):
+    """Fault 9 of issue 12: lines the hub wrote while no host listened wait
+    in the port (MicroPython's USB serial hands its last bytes over when a
+    host connects): a card put down and lifted again then, and a line from
+    before, must not become arrivals or removals. The firmware runs under
+    CPython, and in the real MicroPython."""
+    hub = FakeHub(channels=4, interpreter=interpreter)
+    hub.plug()
+    try:
+        flicker = Ntag213(STICKER)
+        hub.place(flicker, 1)
+        assert wait_until(lambda: b",ON,1," in hub._port.unheard, 10)  # read, nobody heard
+        hub.remove(flicker)
+        assert wait_until(lambda: b",OFF,1," in hub._port.unheard, 10)
+        hub.inject(b"$500,ON,2,A1B2C3D4*%04X\n" % crc16(b"500,ON,2,A1B2C3D4"))
+        events = queue.Queue()
+        driver = HubReaders({0: 0, 1: 1, 2: 2, DEALER: 3}, find_port=hub.find_port,
+                            retry_s=0.1)
+        driver.start(events.put)
+        try:
+            assert wait_until(lambda: driver.counters["cards_lines"] > 0)
+            got = take(events, 5, 0.4)
+            assert got == [], (got, driver.counters)
+            assert driver.counters["stale"] >= 3  # ON, OFF, the injected ON (and more)
+            hub.place(MifareClassic1K("01020304"), 0)
+            assert take(events, 1) == [CardArrived(0, "01020304")]
+            assert quiet(events)
+        finally:
+            driver.stop()
+    finally:
+        hub.unplug()

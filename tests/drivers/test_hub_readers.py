@@ -56,7 +56,8 @@ def line(seq, kind, *fields):
     return b"$" + body + b"*%04X\n" % crc16(body)
 
 
-def driver(places=None, **kw):
+def driver(places=None, synced=True, **kw):
+    """A connected driver; `synced`: the hub has answered its VER (line 0)."""
     events = []
     clock = Clock()
     wire = Wire()
@@ -64,12 +65,62 @@ def driver(places=None, **kw):
                      find_port=lambda: "/dev/fake", open_port=lambda path: wire, **kw)
     hub._post = events.append
     assert hub.connect()
+    if synced:
+        hub.feed(line(0, "VER", "cardtable-hub", "1.2.0", 1))
     return hub, events, clock, wire
 
 
 def test_connecting_asks_for_version_and_cards():
     hub, events, clock, wire = driver(poll_rate=80)
     assert wire.written == b"$VER*A87C\n$RATE,80*%04X\n$CARDS*6DAE\n" % crc16(b"RATE,80")
+
+
+def test_lines_before_the_answer_to_ver_are_stale_and_change_nothing():
+    """Fault 9 of issue 12: after a (re)connection the hub's USB serial may
+    first hand over lines written while nobody listened."""
+    hub, events, clock, wire = driver(synced=False)
+    hub.cards[1].add("A1B2C3D4")  # known from before the connection
+    hub.feed(line(30, "ON", 0, STICKER) + line(31, "OFF", 1, "A1B2C3D4")
+             + line(32, "CARDS", "01020304", "", "", "", "", "", "", "")
+             + line(33, "HB", 9, "00", 50) + line(34, "ERR", 7, "OFFLINE", "x")
+             + line(35, "BACK", 7))
+    assert events == [] and hub.counters["stale"] == 6 and not hub.synced
+    hub.feed(line(36, "VER", "cardtable-hub", "1.2.0", 1)
+             + line(37, "CARDS", "", "A1B2C3D4", "", "", "", "", "", ""))
+    assert hub.synced and events == []  # A1B2C3D4 still there, nothing new
+    assert hub.cards == {0: set(), 1: {"A1B2C3D4"}, DEALER: set()}
+    hub.feed(line(38, "ON", 0, STICKER))  # from now on, news
+    assert events[-1] == CardArrived(0, STICKER)
+
+
+def test_a_stale_line_numbered_far_ahead_does_not_make_the_fresh_ones_replays():
+    hub, events, clock, wire = driver(synced=False)
+    hub.feed(line(500, "ON", 0, "A1B2C3D4"))  # from before the hub restarted
+    hub.feed(line(4, "VER", "cardtable-hub", "1.2.0", 1) + line(5, "ON", 0, STICKER))
+    assert events == [CardArrived(0, STICKER)]
+    assert hub.counters["replayed"] == 0 and hub.counters["stale"] == 1
+
+
+def test_a_hub_that_does_not_answer_ver_is_asked_again_every_sync_interval():
+    hub, events, clock, wire = driver(synced=False, sync_s=1.0)
+    wire.written = b""
+    clock.t += 0.5
+    hub.read_once()
+    assert wire.written == b""
+    clock.t += 0.6
+    hub.read_once()
+    assert wire.written == b"$VER*A87C\n$CARDS*6DAE\n"
+    assert hub.counters["sync_retries"] == 1 and hub.connected
+
+
+def test_a_boot_line_before_the_answer_to_ver_asks_again_and_is_no_sync():
+    hub, events, clock, wire = driver(synced=False, poll_rate=80)
+    wire.written = b""
+    hub.feed(line(0, "BOOT", "cardtable-hub", "1.2.0", 8, "power") + line(1, "ON", 0, STICKER))
+    assert wire.written == (b"$VER*A87C\n$CARDS*6DAE\n$RATE,80*%04X\n" % crc16(b"RATE,80"))
+    assert events == [] and not hub.synced
+    hub.feed(line(2, "VER", "cardtable-hub", "1.2.0", 1) + line(3, "ON", 0, STICKER))
+    assert events == [CardArrived(0, STICKER)]
 
 
 def test_cards_on_and_off_become_events_once():
@@ -183,7 +234,8 @@ def test_a_flooding_hub_is_cut_to_the_line_budget_and_resynchronised():
     hub, events, clock, wire = driver(max_lines_per_s=100)
     flood = b"".join(line(i + 1, "HB", 1, "FF", 50) for i in range(1000))
     hub.feed(flood)
-    assert hub.counters["flooded"] == 900 and hub.counters["lines"] == 100
+    # the VER answer was one of this second's 100 lines
+    assert hub.counters["flooded"] == 901 and hub.counters["lines"] == 100
     wire.written = b""
     clock.t += 1.5
     hub.read_once()
@@ -250,7 +302,7 @@ def test_garbage_between_good_lines_changes_nothing_else(items, cuts):
     assert events == expected
     dropped = sum(hub.counters[k] for k in ("not_ascii", "malformed", "bad_checksum",
                                             "unknown_kind", "overlong"))
-    assert dropped == bad and hub.counters["lines"] == seq
+    assert dropped == bad and hub.counters["lines"] == 1 + seq  # the VER answer first
 
 
 @settings(max_examples=100, deadline=None)
@@ -305,7 +357,7 @@ def test_the_thread_reads_a_loop_port_and_counts_its_own_echoed_commands():
 
     hub.start(post)
     try:
-        port.write(line(1, "ON", 0, STICKER))
+        port.write(line(1, "VER", "cardtable-hub", "1.2.0", 1) + line(2, "ON", 0, STICKER))
         assert arrived.wait(5)
     finally:
         hub.stop()

@@ -1,5 +1,6 @@
-"""The hub firmware's logic under CPython: a fake `machine` whose SPI and pins
-reach emulated MFRC522s (hw_mocks.mfrc522.pico), the firmware's own files."""
+"""The hub firmware's logic, under CPython and under the real MicroPython
+(tests/firmware/conftest.py): a fake `machine` whose SPI and pins reach
+emulated MFRC522s, the firmware's own files."""
 
 from __future__ import annotations
 
@@ -8,29 +9,14 @@ import pytest
 from hw_mocks.mfrc522 import MifareClassic1K, Ntag213, State, crc_a
 from hw_mocks.mfrc522.chip import TX_CONTROL
 from hw_mocks.mfrc522.frames import to_bytes
-from hw_mocks.mfrc522.pico import PicoBoard, build_hub, load_firmware
+from hw_mocks.mfrc522.pico import PicoBoard
+from hw_mocks.micropython_pico import MicroPythonPico
 
-FW = load_firmware()
+from .hubs import FW, RemoteHub, make_hub
+
 wire = FW["wire"]
+VERSION = FW["cardhub"].VERSION
 STICKER = "04A1B2C3D4E5F6"
-
-
-class Port:
-    def __init__(self):
-        self.inbox = b""
-        self.out = b""
-
-    def read(self):
-        data, self.inbox = self.inbox, b""
-        return data
-
-    def write(self, data):
-        self.out += data
-
-    def lines(self):
-        lines = self.out.decode().splitlines()
-        self.out = b""
-        return lines
 
 
 def parse(line):
@@ -45,15 +31,6 @@ def kinds(port):
     return [parse(line)[1:] for line in port.lines()]
 
 
-@pytest.fixture
-def hub():
-    board = PicoBoard(channels=3)
-    port = Port()
-    h = build_hub(board, port, FW)
-    h.board = board
-    return h, board, port
-
-
 def put(board, card, channel):
     board.place(card, board.readers[channel])
     board.clock.sleep(0.002)
@@ -61,15 +38,16 @@ def put(board, card, channel):
 
 def test_crc16_ccitt_false_check_value():
     assert wire.crc16(b"123456789") == 0x29B1
+    with MicroPythonPico(PicoBoard(channels=1)) as pico:
+        assert pico.eval("__import__('wire').crc16(b'123456789')") == 0x29B1
 
 
-def test_boot_banner_is_line_zero_with_name_version_channels():
+def test_boot_banner_is_line_zero_with_name_version_channels(interpreter, request):
     board = PicoBoard(channels=2)
-    port = Port()
-    h = build_hub(board, port, FW)
+    h, port = make_hub(interpreter, board, request)
     h.boot()
     assert [parse(line) for line in port.lines()] == [
-        (0, "BOOT", ["cardtable-hub", "1.1.0", "2", "power"])]
+        (0, "BOOT", ["cardtable-hub", VERSION, "2", "power"])]
 
 
 def test_cards_on_and_off_with_channel_and_whole_uid(hub):
@@ -165,14 +143,20 @@ def test_a_reader_that_stops_answering_is_reported_and_comes_back(hub):
 
 
 @pytest.mark.parametrize("command, answer", [
-    (b"VER", ("VER", ["cardtable-hub", "1.1.0", "1"])),
+    (b"VER", ("VER", ["cardtable-hub", VERSION, "1"])),
     (b"RATE,120", ("OK", ["RATE", "120"])),
     (b"RATE,0", ("ERR", ["-", "BADARG", "RATE"])),
     (b"RATE,fast", ("ERR", ["-", "BADARG", "RATE"])),
     (b"PLAY", ("ERR", ["-", "BADCMD", "PLAY"])),
     (b"PL*A$Y2", ("ERR", ["-", "BADCMD", "PLAY2"])),  # echoed without what breaks a line
-    (b"\x03V\x7fER\x00", ("VER", ["cardtable-hub", "1.1.0", "1"])),  # control bytes ignored
+    (b"\x03V\x7fER\x00", ("VER", ["cardtable-hub", VERSION, "1"])),  # control bytes ignored
     (b"$VER*0000", ("ERR", ["-", "BADCRC"])),
+    (b"$VER*1234", ("ERR", ["-", "BADCRC"])),
+    (b"$VER*12G4", ("ERR", ["-", "BADCRC"])),
+    (b"$VER", ("ERR", ["-", "BADCRC"])),
+    (b"F00", ("ERR", ["-", "BADCMD", "F00"])),
+    (b",,,", ("ERR", ["-", "BADCMD"])),
+    (b"$*FFFF", ("ERR", ["-", "BADCMD"])),  # the empty body's checksum is FFFF
     (b"\xff\xfe", ("ERR", ["-", "BADCHAR"])),
     (b"V\xc3\x89R", ("ERR", ["-", "BADCHAR"])),  # valid UTF-8, not ASCII
     (b"$V\xc3\x89R*0000", ("ERR", ["-", "BADCHAR"])),
@@ -187,13 +171,77 @@ def test_commands_and_bad_commands(hub, command, answer):
     assert kinds(port) == [answer]
 
 
-def test_any_byte_above_0x7f_is_badchar_before_anything_else():
+BADCHAR_CHECK = """
+import wire
+def codes():
+    out = []
     for byte in range(0x80, 0x100):
         for line in (bytes([byte]) + b"VER", b"VER" + bytes([byte]), b"RATE,5" + bytes([byte])):
-            with pytest.raises(wire.BadCommand) as caught:
+            try:
                 wire.parse_command(line)
-            assert caught.value.code == "BADCHAR", line
-    assert wire.parse_command(b"VER") == ("VER", [])
+                out.append("accepted")
+            except wire.BadCommand as exc:
+                out.append(exc.code)
+    return out
+"""
+
+
+def test_any_byte_above_0x7f_is_badchar_before_anything_else(interpreter):
+    if interpreter == "cpython":
+        namespace = {}
+        exec(BADCHAR_CHECK.replace("import wire", ""), {"wire": wire}, namespace)
+        codes = namespace["codes"]()
+        assert wire.parse_command(b"VER") == ("VER", [])
+    else:
+        with MicroPythonPico(PicoBoard(channels=1)) as pico:
+            pico.exec(BADCHAR_CHECK)
+            codes = pico.eval("codes()")
+            assert pico.eval("wire.parse_command(b'VER')") == ("VER", [])
+    assert codes == ["BADCHAR"] * 384
+
+
+def test_every_bad_command_leaves_the_hub_answering_and_polling(hub):
+    """One after the other, on one hub: each is answered with ERR, and the
+    hub goes on (under MicroPython a crash here used to end Hub.run)."""
+    h, board, port = hub
+    h.boot()
+    port.lines()
+    bad = [b"$VER*1234", b"F00", b",,,", b"\xc3\xa9", b"$VER*0000", b"RATE,x", b"USE,ZZ",
+           b"$" + b"A" * 100, b"*", b"$", b"$*", b"1VER", b"V E R"]
+    for command in bad:
+        port.inbox = command + b"\n"
+        h.step()
+        got = kinds(port)
+        assert [k for k, _ in got if k not in ("HB", "CARDS")] == ["ERR"], (command, got)
+    put(board, Ntag213(STICKER), 0)
+    port.inbox = b"VER\n"
+    h.step()
+    assert [k for k in kinds(port) if k[0] != "CARDS"] == [
+        ("VER", ["cardtable-hub", VERSION, "1"]), ("ON", ["0", STICKER])]
+
+
+RUN_RECORDING_SLEEPS = """
+def run_recording_sleeps(h, cycles):
+    calls = []
+    sleep = h.sleep_ms
+    def recording(ms):
+        calls.append(ms)
+        sleep(ms)
+    h.sleep_ms = recording
+    ticks = iter(range(cycles))
+    h.run(keep_going=lambda: next(ticks, None) is not None)
+    return calls
+"""
+
+
+def run_recording_sleeps(h, cycles):
+    """Hub.run for `cycles` cycles; the sleeps it asked for, in ms."""
+    if isinstance(h, RemoteHub):
+        h.pico.exec(RUN_RECORDING_SLEEPS)
+        return h.pico.eval(f"run_recording_sleeps(h, {cycles})")
+    namespace = {}
+    exec(RUN_RECORDING_SLEEPS, namespace)
+    return namespace["run_recording_sleeps"](h, cycles)
 
 
 def test_a_checksummed_command_works_and_the_rate_is_used(hub):
@@ -204,11 +252,22 @@ def test_a_checksummed_command_works_and_the_rate_is_used(hub):
     h.step()
     assert h.rate == 10
     port.lines()
-    calls = []
-    h.sleep_ms = lambda ms: (calls.append(ms), board.clock.sleep(ms / 1000))
-    ticks = iter(range(3))
-    h.run(keep_going=lambda: next(ticks, None) is not None)
-    assert calls and all(90 <= ms <= 100 for ms in calls)
+    calls = run_recording_sleeps(h, 3)
+    assert len(calls) == 3 and all(90 <= ms <= 100 for ms in calls)
+
+
+def test_update_stops_the_loop_after_answering_and_switches_the_antennas_off(hub):
+    h, board, port = hub
+    put(board, Ntag213(STICKER), 0)
+    port.inbox = command(b"UPDATE")
+    before = board.clock.now()
+    calls = run_recording_sleeps(h, 50)
+    got = kinds(port)
+    assert got[0][0] == "BOOT" and got[-1] == ("OK", ["UPDATE"])
+    assert len(calls) <= 1  # the cycle that read it, not 50
+    assert board.clock.now() - before < 0.5
+    assert h.running is False
+    assert [r.antenna_on for r in board.readers] == [False, False, False]
 
 
 def test_a_command_split_over_reads_and_garbage_between(hub):

@@ -95,7 +95,8 @@ class Enough(Exception):
     """Ends main()'s endless loop after a number of watchdog feeds."""
 
 
-def test_main_boots_reads_commands_polls_and_feeds_the_watchdog(monkeypatch):
+def test_main_boots_reads_commands_polls_and_feeds_the_watchdog(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # where main() looks for the update flag
     board = PicoBoard(channels=len(hubconfig.CS_PINS))
     board.place(Ntag213(STICKER), board.readers[3])
     machine = machine_module(board)

@@ -38,7 +38,7 @@ def ask(config, find_port, wait=3.0):
 def test_a_healthy_hub_gives_its_version_and_every_channel_answers(hub):
     got, findings = ask(loads(HUB_TABLE), hub.find_port)
     assert got["hub"].status == "ok"
-    assert got["hub"].text == f"{hub.path}: cardtable-hub 1.1.0, protocol 1"
+    assert got["hub"].text == f"{hub.path}: cardtable-hub 1.2.0, protocol 1"
     # seats are listed clockwise and play goes anticlockwise: seat "4" is on channel 3
     for topic, channel in (("seat 1", 0), ("seat 2", 1), ("seat 3", 2), ("seat 4", 3),
                            ("the dealer's reader", 5)):
@@ -100,7 +100,7 @@ def test_the_command_asks_the_fake_hub_on_mock_hardware(tmp_path, capsys):
     assert main(["doctor", "--hardware", "mock", "--no-live", "--quick", "--config",
                  str(f)]) == 0
     out = capsys.readouterr().out
-    assert ": cardtable-hub 1.1.0, protocol 1" in out
+    assert ": cardtable-hub 1.2.0, protocol 1" in out
     assert "OK    the dealer's reader: hub channel 5: the reader answers" in out
 
 
