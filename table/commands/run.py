@@ -364,7 +364,8 @@ def play(player: Any, events: list[Any], source: str, pace: float = 0.0) -> None
             player.play(ev)
         except ValueError as exc:
             raise ImpossibleEvent(
-                f"{source}, line {ev.line}: `{describe(ev)}` cannot happen: {exc}. "
+                f"{source}, line {ev.line}: `{describe(ev)}` cannot happen: "
+                f"{str(exc).rstrip('.')}. "
                 "The events before it were played (and kept in the journal); "
                 "nothing after it was.") from None
         if pace:

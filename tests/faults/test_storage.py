@@ -381,3 +381,45 @@ def test_the_pi_run_refuses_with_78_and_leaves_the_reason_on_the_screen(
     after = fingerprint(image)
     assert {k: after[k] for k in before} == before
     mock.close()
+
+
+def test_a_real_full_disk_stops_the_run_and_loses_nothing_shown(tmp_path):
+    """The operating system refuses to let the files grow (RLIMIT_FSIZE, as a
+    full SD card would): the run stops with the reason, no traceback; started
+    again with room, the table resumes with every card it had accepted."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    from tests.table.test_journal import _events_for_a_long_game
+
+    events = tmp_path / "e.txt"
+    lines = _events_for_a_long_game(5).splitlines()
+    (tmp_path / "first.txt").write_text("\n".join(lines[:3]) + "\n")
+    events.write_text("\n".join(lines[3:]) + "\n")
+    state = tmp_path / "s"
+    base = ["run", "--hardware", "mock", "--state", str(state), "--seed", "5",
+            "--knowledge", "scan"]
+    first = cardtable(*base, "--events", str(tmp_path / "first.txt"))
+    assert first.returncode == 0, first.stderr          # the pack enrolled, the match begun
+    room = max(f.stat().st_size for f in state.iterdir()) + 12 * 4096
+
+    def little_room():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a write that does not fit fails
+        resource.setrlimit(resource.RLIMIT_FSIZE, (room, room))
+
+    proc = subprocess.run([sys.executable, "-m", "table.cli", *base, "--events", str(events)],
+                          capture_output=True, text=True, preexec_fn=little_room,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert "cannot write to the journal" in proc.stderr and "Traceback" not in proc.stderr
+    accepted = sum(1 for ln in proc.stdout.splitlines() if ln.endswith("accepted"))
+    assert accepted > 0
+    again = cardtable(*base)
+    assert again.returncode == 0, again.stderr
+    j = Journal(state / JOURNAL_FILE, readonly=True)
+    taken = sum(1 for e in j.entries() if e.kind in ("scan", "card"))
+    j.close()
+    assert taken >= accepted + 1                        # + the first file's tap
+    assert cardtable("journal", "check", "--state", str(state)).returncode == 0
