@@ -90,6 +90,8 @@ class Hub:
 
     def step(self):
         self.read_commands()
+        if not self.running:
+            return  # UPDATE was answered: no poll after it
         now = self.ticks_ms()
         for i in range(len(self.chips)):
             if not self.used[i]:

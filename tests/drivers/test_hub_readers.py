@@ -418,8 +418,9 @@ class ScriptedPort:
 
 
 def test_the_reading_thread_outlives_an_unforeseen_error_and_reports_the_readers_back(caplog):
-    ports = [ScriptedPort([line(1, "HB", 1, "03", 50), RuntimeError("a driver bug")]),
-             ScriptedPort([line(1, "ON", 0, STICKER)])]
+    ver = line(0, "VER", "cardtable-hub", "1.2.0", 1)  # each connection's answer (synced)
+    ports = [ScriptedPort([ver, line(1, "HB", 1, "03", 50), RuntimeError("a driver bug")]),
+             ScriptedPort([ver, line(1, "ON", 0, STICKER)])]
     hub = HubReaders({0: 0, 1: 1}, find_port=lambda: "/dev/fake",
                      open_port=lambda path: ports.pop(0), retry_s=0.05)
     events = []
