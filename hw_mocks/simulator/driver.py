@@ -20,7 +20,7 @@ from engine.bots import SimpleBot, bot_action, make_bot
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.games.base import DealtHands
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.ports import DEALER
 from table.settings import TableSettings
 

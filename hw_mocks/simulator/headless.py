@@ -24,9 +24,9 @@ from PIL import Image
 
 from engine import get_game
 from engine.cards import Card
+from hw_mocks.rig import Rig
 from hw_mocks.simulator.driver import SimTable
 from hw_mocks.simulator.recorder import FrameRecorder
-from table.controller.rig import Rig
 from table.export import export_match
 from table.ports import DEALER
 from table.settings import TableSettings
