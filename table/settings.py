@@ -9,7 +9,7 @@ which the configuration file is held to.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from table.fields import Custom, Derived, OneOf, Seconds, Whole, kind, setting, show
 
@@ -17,6 +17,20 @@ Knowledge = Literal["scan", "dealt", "open"]
 Language = Literal["en", "ro", "hu"]
 KNOWLEDGE_MODES: tuple[str, ...] = ("scan", "dealt", "open")
 LANGUAGES: tuple[str, ...] = ("en", "ro", "hu")
+
+
+def knowledge_mode(value: str) -> Knowledge:
+    """`value` as a `Knowledge` mode; ValueError naming the modes if it is none."""
+    if value not in KNOWLEDGE_MODES:
+        raise ValueError(f"knowledge is one of {', '.join(KNOWLEDGE_MODES)}, not {value!r}")
+    return cast(Knowledge, value)
+
+
+def language_code(value: str) -> Language:
+    """`value` as a `Language`; ValueError naming the languages if it is none."""
+    if value not in LANGUAGES:
+        raise ValueError(f"the language is one of {', '.join(LANGUAGES)}, not {value!r}")
+    return cast(Language, value)
 
 
 def _game_problem(value: Any) -> str | None:

@@ -248,8 +248,9 @@ class SpiReaders:
             except ReaderFault as again:
                 return self._went_offline(reader, str(again))
             return []
-        return ([CardArrived(reader.place, uid.hex().upper()) for uid in result.arrived]
-                + [CardLeft(reader.place, uid.hex().upper()) for uid in result.left])
+        events: list[Event] = [CardArrived(reader.place, uid.hex().upper())
+                               for uid in result.arrived]
+        return (events + [CardLeft(reader.place, uid.hex().upper()) for uid in result.left])
 
     def _bring_up(self, reader: _Reader) -> list[Event]:
         try:
