@@ -37,7 +37,8 @@ class FakeDisplay:
     @property
     def image(self) -> Image | None:
         """The frame on the screen now (None before the first)."""
-        return self.device.image
+        image: Image | None = self.device.image   # luma's dummy device keeps it
+        return image
 
     def show(self, image: Image) -> None:
         if image.mode != "1":

@@ -3,6 +3,9 @@
 Each subcommand lives in its own module; `COMMANDS` maps its name to
 "module:function", where the function adds its parser to the subparsers and
 sets `handler` (a function of the parsed arguments returning an exit status).
+Commands that only exist with another package (`sim`, from `hw_mocks`) are
+registered by it through the entry-point group `cardtable.commands`
+(`table.backends.extra_commands`).
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ import os
 import sys
 from collections.abc import Sequence
 
+from table.backends import extra_commands
+
 COMMANDS: dict[str, str] = {
-    "sim": "table.commands.sim:add_parser",
     "referee": "table.commands.referee:add_parser",
     "config": "table.commands.config:add_parser",
     "doctor": "table.commands.doctor:add_parser",
@@ -32,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="A referee for real card tables (Filicău, Filkó, Filcău, Sueca, Fildinsky).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for _, add_extra in extra_commands():
+        add_extra(sub)
     for target in COMMANDS.values():
         module, func = target.split(":")
         try:

@@ -26,7 +26,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings
+from table.fields import (
+    Check,
+    Custom,
+    Derived,
+    Flag,
+    OneOf,
+    Pin,
+    Seconds,
+    Text,
+    Whole,
+    check_of,
+    like,
+    pin_problem,
+    setting,
+    whole_problem,
+)
+from table.fields import kind as _kind
+from table.fields import show as _show
+from table.settings import TableSettings
 
 DEFAULT_PATH = Path("/etc/cardtable/config.toml")
 ENV_VAR = "CARDTABLE_CONFIG"
@@ -45,9 +63,6 @@ DISPLAY_SPI_SPEEDS: tuple[int, ...] = tuple(
 PIN_FACTORIES: tuple[str, ...] = ("auto", "lgpio", "rpigpio", "pigpio", "native", "mock")
 BUZZER_KINDS: tuple[str, ...] = ("active", "passive")
 
-#: BCM numbers on the 40-pin header that a program may drive (0 and 1 belong
-#: to the HAT EEPROM).
-USABLE_PINS = range(2, 28)
 #: Pins a bus takes for itself once it is switched on in config.txt.
 BUS_PINS: dict[str, tuple[int, ...]] = {
     "spi0": (7, 8, 9, 10, 11),
@@ -106,34 +121,48 @@ class SeatConfig:
     led: int | None
 
 
+# Each section's keys are declared once, as fields with their default and their
+# check (table.fields); the checker below reads them from these declarations.
+
 @dataclass(frozen=True)
 class ReadersConfig:
-    spi_speed_hz: int = 1_000_000
-    reset_pin: int | None = 25
+    spi_speed_hz: int = setting(1_000_000, Whole(100_000, 10_000_000))
+    #: Claimed by each SPI reader that uses it, so a hub-only table claims nothing.
+    reset_pin: int | None = setting(25, Pin(optional=True))
+
+
+def _usb_id_problem(value: Any) -> str | None:
+    ok = isinstance(value, str) and len(value) == 9 and value[4] == ":" and all(
+        c in "0123456789abcdefABCDEF" for c in value[:4] + value[5:])
+    if ok:
+        return None
+    return f'must be "vvvv:pppp" (hexadecimal USB vendor:product), not {_show(value)}'
 
 
 @dataclass(frozen=True)
 class HubConfig:
-    port: str = "/dev/cardtable-hub"
-    baud: int = 115200
-    usb_id: str = HUB_USB_ID
+    port: str = setting("/dev/cardtable-hub", Text())
+    baud: int = setting(115200, OneOf((9600, 19200, 38400, 57600, 115200, 230400, 460800,
+                                       921600)))
+    usb_id: str = setting(HUB_USB_ID, Custom(_usb_id_problem, str.lower))
 
 
 @dataclass(frozen=True)
 class DisplayConfig:
-    driver: str = "ssd1306"
-    interface: str = "i2c"
-    width: int = 128
-    height: int = 64
-    rotate: int = 0
-    contrast: int = 0xCF
-    i2c_port: int = 1
-    i2c_address: int = 0x3C
-    spi_port: int = 0
-    spi_device: int = 0
-    spi_speed_hz: int = 8_000_000
-    dc_pin: int = 24
-    reset_pin: int | None = None
+    driver: str = setting("ssd1306", OneOf(DISPLAY_DRIVERS))
+    interface: str = setting("i2c", OneOf(("i2c", "spi")))
+    width: int = setting(128, Whole(8, 256))
+    height: int = setting(64, Whole(8, 256))
+    rotate: int = setting(0, OneOf((0, 1, 2, 3)))
+    contrast: int = setting(0xCF, Whole(0, 255))
+    i2c_port: int = setting(1, Whole(0, 22))
+    i2c_address: int = setting(0x3C, Whole(0x03, 0x77))
+    spi_port: int = setting(0, Whole(0, 6))
+    #: 0..(chip selects of `spi_port`) - 1 (SPI_DEVICES); the checker narrows the range.
+    spi_device: int = setting(0, Whole(0, max(SPI_DEVICES.values()) - 1))
+    spi_speed_hz: int = setting(8_000_000, OneOf(DISPLAY_SPI_SPEEDS))
+    dc_pin: int = setting(24, Pin(optional=False))
+    reset_pin: int | None = setting(None, Pin(optional=True))
 
     @property
     def size(self) -> tuple[int, int]:
@@ -145,37 +174,37 @@ class DisplayConfig:
 
 @dataclass(frozen=True)
 class ButtonsConfig:
-    ok: int = 5
-    undo: int = 6
-    menu: int = 13
-    hold_s: float = 1.0
-    bounce_ms: int = 30
-    pull_up: bool = True
+    ok: int = setting(5, Pin(optional=False))
+    undo: int = setting(6, Pin(optional=False))
+    menu: int = setting(13, Pin(optional=False))
+    hold_s: float = setting(1.0, Seconds(0.2, 10))
+    bounce_ms: int = setting(30, Whole(0, 500))
+    pull_up: bool = setting(True, Flag())
 
 
 @dataclass(frozen=True)
 class LedsConfig:
-    status: int | None = 26
-    active_high: bool = True
+    status: int | None = setting(26, Pin(optional=True))
+    active_high: bool = setting(True, Flag())
 
 
 @dataclass(frozen=True)
 class BuzzerConfig:
-    pin: int | None = 12
-    kind: str = "active"
-    active_high: bool = True
+    pin: int | None = setting(12, Pin(optional=True))
+    kind: str = setting("active", OneOf(BUZZER_KINDS))
+    active_high: bool = setting(True, Flag())
 
 
 @dataclass(frozen=True)
 class GpioConfig:
-    pin_factory: str = "auto"
+    pin_factory: str = setting("auto", OneOf(PIN_FACTORIES))
 
 
-def _reference_seats() -> tuple[SeatConfig, ...]:
+def _reference_seats(reset_pin: int | None = 25) -> tuple[SeatConfig, ...]:
     """The wiring of docs/hardware.md for four seats."""
     wiring = ((0, 0, 4), (0, 1, 27), (1, 0, 22), (1, 1, 23))
     return tuple(
-        SeatConfig(str(i + 1), i, SpiReader(bus, dev, None, 25), led)
+        SeatConfig(str(i + 1), i, SpiReader(bus, dev, None, reset_pin), led)
         for i, (bus, dev, led) in enumerate(wiring))
 
 
@@ -185,7 +214,8 @@ class Config:
 
     table: TableSettings = field(default_factory=lambda: TableSettings(
         seat_names=("1", "4", "3", "2")))
-    direction: str = "anticlockwise"
+    #: [table] direction: which way play goes around the table
+    direction: str = setting("anticlockwise", OneOf(DIRECTIONS))
     seats: tuple[SeatConfig, ...] = field(default_factory=lambda: _in_play_order(
         _reference_seats(), "anticlockwise"))
     dealer: Reader | None = field(default_factory=lambda: SpiReader(1, 2, None, 25))
@@ -322,6 +352,13 @@ def loads(text: str, source: Path | str | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(src, [Problem("(syntax)", f"not valid TOML: {exc}")]) from None
+    except RecursionError:
+        raise ConfigError(src, [Problem("(syntax)", "nested too deeply for a configuration "
+                                                    "file (lists or tables inside each other "
+                                                    "hundreds of times)")]) from None
+    except Exception as exc:  # noqa: BLE001 - whatever else the parser cannot take
+        raise ConfigError(src, [Problem("(syntax)", f"not valid TOML: {type(exc).__name__}: "
+                                                    f"{exc}")]) from None
     checker = _Checker()
     config = checker.config(data, src)
     if checker.problems:
@@ -332,36 +369,6 @@ def loads(text: str, source: Path | str | None = None) -> Config:
 # ----- checking ---------------------------------------------------------------------
 
 _MISSING: Any = object()
-
-
-def _kind(value: object) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return "a number with a decimal point"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
-    return type(value).__name__
-
-
-def _show(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, dict):
-        return "a table"
-    return repr(value)
-
-
-def _one_of(choices: Sequence[object]) -> str:
-    return "one of " + ", ".join(_show(c) for c in choices)
 
 
 class _Section:
@@ -397,30 +404,32 @@ class _Section:
             return default
         return value
 
-    def integer(self, name: str, default: Any, lo: int, hi: int) -> Any:
-        return self.get(name, default, lambda v: _int_problem(v, lo, hi))
-
-    def choice(self, name: str, default: Any, choices: Sequence[Any]) -> Any:
-        def check(v: Any) -> str | None:
-            if any(v == c and type(v) is type(c) for c in choices):
-                return None
-            return f"must be {_one_of(choices)}, not {_show(v)}"
-        return self.get(name, default, check)
-
-    def boolean(self, name: str, default: bool) -> bool:
-        return self.get(name, default, lambda v: None if isinstance(v, bool)
-                        else f"must be true or false, not {_kind(v)} {_show(v)}")
+    def integer(self, name: str, default: int, lo: int, hi: int) -> int:
+        value: int = self.get(name, default, lambda v: whole_problem(v, lo, hi))
+        return value
 
     def text(self, name: str, default: str, *, max_len: int = 200) -> str:
-        def check(v: Any) -> str | None:
-            if not isinstance(v, str):
-                return f"must be text in quotes, not {_kind(v)} {_show(v)}"
-            if not v.strip():
-                return "must not be empty"
-            if len(v) > max_len:
-                return f"is too long ({len(v)} characters; at most {max_len})"
-            return None
-        return self.get(name, default, check)
+        value: str = self.get(name, default, Text(max_len).problem)
+        return value
+
+    def setting(self, cls: type, name: str, default: Any = _MISSING) -> Any:
+        """The key `name` read as the field of the same name of the dataclass
+        `cls` declares it (table.fields): its check, its default (or
+        `default`), its conversion. A field declared without a check is held
+        to the type of its default."""
+        f = _field(cls, name)
+        if default is _MISSING:
+            default = _default(f)
+        check: Check | None = check_of(f)
+        value = self.get(name, _MISSING, check.problem if check is not None else like(default))
+        if value is _MISSING:
+            return default
+        if check is not None:
+            return check.convert(value)
+        return float(value) if isinstance(default, float) else value
+
+    def settings(self, cls: type, *names: str) -> dict[str, Any]:
+        return {name: self.setting(cls, name) for name in names}
 
     def pin(self, name: str, default: int | None, owner: str | None = None,
             *, optional: bool = True, share: str | None = None) -> int | None:
@@ -432,7 +441,7 @@ class _Section:
         elif value is False and optional:
             return None
         else:
-            problem = _pin_problem(value, optional)
+            problem = pin_problem(value, optional)
             if problem is not None:
                 self.problem(name, problem)
                 return default
@@ -441,6 +450,13 @@ class _Section:
             self.checker.claim(pin, owner or self.key(name), share=share,
                                explicit=value is not _MISSING)
         return pin
+
+    def declared_pin(self, cls: type, name: str) -> int | None:
+        """`pin` for a pin field of `cls` (its default, whether it may be false)."""
+        f = _field(cls, name)
+        check = check_of(f)
+        optional = check.optional if isinstance(check, Pin) else True
+        return self.pin(name, _default(f), optional=optional)
 
     def section(self, name: str) -> _Section:
         value = self.raw(name)
@@ -463,25 +479,17 @@ class _Section:
             self.checker.add(self.key(name), "unknown key" + hint)
 
 
-def _int_problem(value: Any, lo: int, hi: int) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        return f"must be a whole number {lo}..{hi}, not {_kind(value)} {_show(value)}"
-    if not lo <= value <= hi:
-        return f"must be {lo}..{hi}, not {value}"
-    return None
+def _default(f: dataclasses.Field[Any]) -> Any:
+    if callable(f.default_factory):
+        return f.default_factory()
+    return f.default
 
 
-def _pin_problem(value: Any, optional: bool) -> str | None:
-    wired = " (or false if not wired)" if optional else ""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return (f"must be a GPIO number (BCM) 2..27{wired}, "
-                f"not {_kind(value)} {_show(value)}")
-    if value in (0, 1):
-        return f"GPIO {value} is reserved for the HAT EEPROM (ID_SD/ID_SC); use 2..27"
-    if value not in USABLE_PINS:
-        return (f"must be a GPIO number (BCM) 2..27, not {value} "
-                "(use BCM numbers, not physical pins)")
-    return None
+def _field(cls: type, name: str) -> dataclasses.Field[Any]:
+    for f in dataclasses.fields(cls):
+        if f.name == name:
+            return f
+    raise KeyError(f"{cls.__name__} has no field {name!r}")
 
 
 @dataclass
@@ -516,7 +524,7 @@ class _Checker:
         top = _Section(self, data, "")
         state_dir = top.get("state_dir", DEFAULT_STATE_DIR, _state_dir_problem)
         table = top.section("table")
-        direction = table.choice("direction", "anticlockwise", DIRECTIONS)
+        direction = table.setting(Config, "direction")
         readers = self.readers(top.section("readers"))
         seats_listed, dealer = self.seats_and_dealer(top, readers)
         seats = _in_play_order(seats_listed, direction)
@@ -526,7 +534,7 @@ class _Checker:
         leds = self.leds(top.section("leds"))
         buzzer = self.buzzer(top.section("buzzer"))
         gpio_sec = top.section("gpio")
-        gpio = GpioConfig(gpio_sec.choice("pin_factory", "auto", PIN_FACTORIES))
+        gpio = GpioConfig(**gpio_sec.settings(GpioConfig, "pin_factory"))
         gpio_sec.finish()
         settings = self.table(table, seats, dealer, display)
         top.finish()
@@ -544,40 +552,28 @@ class _Checker:
 
     def table(self, sec: _Section, seats: Sequence[SeatConfig], dealer: Reader | None,
               display: DisplayConfig) -> TableSettings:
-        defaults = TableSettings()
         n_problems = len(self.problems)
-        game = sec.get("game", defaults.game, _game_problem)
+        game = sec.setting(TableSettings, "game")
         game_ok = len(self.problems) == n_problems
         options = self.options(sec, game, self.n_seats or len(seats)) if game_ok else {}
         sec.used.add("options")
-        knowledge = sec.choice("knowledge", defaults.knowledge, KNOWLEDGE_MODES)
-        language = sec.choice("language", defaults.language, LANGUAGES)
-        debounce = sec.integer("debounce_ms", defaults.debounce_ms, 0, 5000)
-        admin = sec.get("admin_uids", list(defaults.admin_uids), _uids_problem)
-        if knowledge == "dealt" and dealer is None and "knowledge" in sec.data:
+        handled: dict[str, Any] = {
+            "game": game, "options": options, "seat_names": tuple(s.name for s in seats),
+            "screen": display.size, "has_dealer_reader": dealer is not None}
+        # Every other field is read as TableSettings declares it (table.fields);
+        # a Derived one set here is a mistake, reported by its check.
+        for f in dataclasses.fields(TableSettings):
+            if f.name in handled:
+                if isinstance(check_of(f), Derived) and f.name in sec.data:
+                    sec.setting(TableSettings, f.name)
+                continue
+            value = sec.setting(TableSettings, f.name)
+            handled[f.name] = tuple(value) if isinstance(value, list) else value
+        if handled["knowledge"] == "dealt" and dealer is None and "knowledge" in sec.data:
             sec.problem("knowledge", '"dealt" needs a dealer\'s reader: add [dealer] '
                                      'with its reader, or choose "scan" or "open"')
-        handled = {"game": game, "options": options, "knowledge": knowledge,
-                   "language": language, "debounce_ms": debounce,
-                   "admin_uids": tuple(u.upper() for u in admin),
-                   "seat_names": tuple(s.name for s in seats),
-                   "screen": display.size, "has_dealer_reader": dealer is not None}
-        # Fields the controller adds to TableSettings later are read generically.
-        for f in dataclasses.fields(TableSettings):
-            if f.name in handled or f.name in ("seat_names", "screen", "has_dealer_reader"):
-                continue
-            default = getattr(defaults, f.name)
-            value = sec.get(f.name, default, _like(default))
-            handled[f.name] = float(value) if isinstance(default, float) else value
-        for derived, where in (("seat_names", "the names in [[seats]]"),
-                               ("screen", "[display] width, height and rotate"),
-                               ("has_dealer_reader", "[dealer]")):
-            if derived in sec.data:
-                sec.used.add(derived)
-                sec.problem(derived, f"is not set here: it comes from {where}")
         sec.finish()
-        values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in handled.items()}
-        return TableSettings(**values)
+        return TableSettings(**handled)
 
     def options(self, sec: _Section, game: str, n_seats: int) -> dict[str, Any]:
         from engine.errors import UnknownGame, UnknownOption
@@ -615,14 +611,12 @@ class _Checker:
     # ----- seats and readers --------------------------------------------------------
 
     def readers(self, sec: _Section) -> ReadersConfig:
-        speed = sec.integer("spi_speed_hz", 1_000_000, 100_000, 10_000_000)
-        # Claimed by each SPI reader that uses it, so a hub-only table claims nothing.
-        reset = sec.get("reset_pin", 25, lambda v: None if v is False else _pin_problem(v, True))
-        if reset is False:
-            reset = None
+        # The reset pin is claimed by each SPI reader that uses it, so a
+        # hub-only table claims nothing.
+        values = sec.settings(ReadersConfig, "spi_speed_hz", "reset_pin")
         self.reset_explicit = "reset_pin" in sec.data
         sec.finish()
-        return ReadersConfig(spi_speed_hz=speed, reset_pin=reset)
+        return ReadersConfig(**values)
 
     def seats_and_dealer(self, top: _Section, readers: ReadersConfig
                          ) -> tuple[tuple[SeatConfig, ...], Reader | None]:
@@ -630,9 +624,7 @@ class _Checker:
         raw_dealer = top.raw("dealer")
         used_readers = self.used_readers
         if raw_seats is _MISSING:
-            seats = tuple(dataclasses.replace(
-                s, reader=dataclasses.replace(s.reader, reset_pin=readers.reset_pin))
-                for s in _reference_seats())
+            seats = _reference_seats(readers.reset_pin)
             for s in seats:
                 key = f"seats[{s.position + 1}]"
                 self.claim_reader(s.reader, key + ".reader", used_readers, explicit=False)
@@ -746,38 +738,31 @@ class _Checker:
     # ----- the rest of the hardware ----------------------------------------------
 
     def hub(self, sec: _Section) -> HubConfig:
-        port = sec.text("port", "/dev/cardtable-hub")
-        baud = sec.choice("baud", 115200, (9600, 19200, 38400, 57600, 115200, 230400,
-                                            460800, 921600))
-        usb_id = sec.get("usb_id", HUB_USB_ID, _usb_id_problem)
+        values = sec.settings(HubConfig, "port", "baud", "usb_id")
         sec.finish()
-        return HubConfig(port=port, baud=baud, usb_id=usb_id.lower())
+        return HubConfig(**values)
 
     def display(self, sec: _Section) -> DisplayConfig:
         d = DisplayConfig()
-        driver = sec.choice("driver", d.driver, DISPLAY_DRIVERS)
-        interface = sec.choice("interface", d.interface, ("i2c", "spi"))
-        width = sec.integer("width", d.width, 8, 256)
-        height = sec.integer("height", d.height, 8, 256)
+        driver, interface, width, height = (sec.setting(DisplayConfig, k) for k in (
+            "driver", "interface", "width", "height"))
         if (width, height) not in DISPLAY_SIZES[driver] and {"width", "height"} & set(sec.data):
             sizes = ", ".join(f"{w}x{h}" for w, h in DISPLAY_SIZES[driver])
             sec.problem("height" if "height" in sec.data else "width",
                         f"{driver} screens are {sizes}, not {width}x{height}")
             width, height = d.width, d.height
-        rotate = sec.choice("rotate", d.rotate, (0, 1, 2, 3))
-        contrast = sec.integer("contrast", d.contrast, 0, 255)
-        i2c_port = sec.integer("i2c_port", d.i2c_port, 0, 22)
-        address = sec.integer("i2c_address", d.i2c_address, 0x03, 0x77)
-        spi_port = sec.integer("spi_port", d.spi_port, 0, 6)
+        rotate, contrast, i2c_port, address, spi_port, speed = (
+            sec.setting(DisplayConfig, k) for k in (
+                "rotate", "contrast", "i2c_port", "i2c_address", "spi_port", "spi_speed_hz"))
+        # the chip selects of the bus chosen
         spi_device = sec.integer("spi_device", d.spi_device, 0, SPI_DEVICES.get(spi_port, 1) - 1)
-        speed = sec.choice("spi_speed_hz", d.spi_speed_hz, DISPLAY_SPI_SPEEDS)
         on_spi = driver != "none" and interface == "spi"
-        dc = sec.pin("dc_pin", d.dc_pin, optional=False) if on_spi else sec.get(
-            "dc_pin", d.dc_pin, lambda v: _pin_problem(v, False))
-        reset = sec.pin("reset_pin", d.reset_pin) if on_spi else sec.get(
-            "reset_pin", d.reset_pin, lambda v: None if v is False else _pin_problem(v, True))
-        if reset is False:
-            reset = None
+        # the pins count (are claimed) only when the display is on SPI
+        if on_spi:
+            dc = sec.declared_pin(DisplayConfig, "dc_pin") or d.dc_pin
+            reset = sec.declared_pin(DisplayConfig, "reset_pin")
+        else:
+            dc, reset = (sec.setting(DisplayConfig, k) for k in ("dc_pin", "reset_pin"))
         if driver != "none":
             if interface == "i2c":
                 if i2c_port == 1:
@@ -796,28 +781,23 @@ class _Checker:
 
     def buttons(self, sec: _Section) -> ButtonsConfig:
         b = ButtonsConfig()
-        pins = {name: sec.pin(name, getattr(b, name), optional=False)
+        pins: dict[str, Any] = {name: sec.declared_pin(ButtonsConfig, name) or getattr(b, name)
                 for name in ("ok", "undo", "menu")}
-        hold = sec.get("hold_s", b.hold_s, _hold_problem)
-        bounce = sec.integer("bounce_ms", b.bounce_ms, 0, 500)
-        pull_up = sec.boolean("pull_up", b.pull_up)
+        values = sec.settings(ButtonsConfig, "hold_s", "bounce_ms", "pull_up")
         sec.finish()
-        return ButtonsConfig(ok=pins["ok"] or b.ok, undo=pins["undo"] or b.undo,
-                             menu=pins["menu"] or b.menu, hold_s=float(hold),
-                             bounce_ms=bounce, pull_up=pull_up)
+        return ButtonsConfig(**pins, **values)
 
     def leds(self, sec: _Section) -> LedsConfig:
-        status = sec.pin("status", LedsConfig.status)
-        active_high = sec.boolean("active_high", True)
+        status = sec.declared_pin(LedsConfig, "status")
+        values = sec.settings(LedsConfig, "active_high")
         sec.finish()
-        return LedsConfig(status=status, active_high=active_high)
+        return LedsConfig(status=status, **values)
 
     def buzzer(self, sec: _Section) -> BuzzerConfig:
-        pin = sec.pin("pin", BuzzerConfig.pin)
-        kind = sec.choice("kind", "active", BUZZER_KINDS)
-        active_high = sec.boolean("active_high", True)
+        pin = sec.declared_pin(BuzzerConfig, "pin")
+        values = sec.settings(BuzzerConfig, "kind", "active_high")
         sec.finish()
-        return BuzzerConfig(pin=pin, kind=kind, active_high=active_high)
+        return BuzzerConfig(pin=pin, **values)
 
     # ----- pins against pins and buses ----------------------------------------------
 
@@ -850,62 +830,6 @@ def _state_dir_problem(value: Any) -> str | None:
     if not value.startswith("/"):
         return f'must be an absolute path (starting with "/"), not "{value}"'
     return None
-
-
-def _game_problem(value: Any) -> str | None:
-    from engine.errors import UnknownGame
-    from engine.games import game_class, game_ids
-
-    try:
-        game_class(value)
-    except UnknownGame:
-        return f"unknown game {_show(value)}; the games are: {', '.join(game_ids())}"
-    return None
-
-
-def _uids_problem(value: Any) -> str | None:
-    if not isinstance(value, list):
-        return f'must be a list of card UIDs, like ["04A1B2C3D4E5F6"], not {_kind(value)}'
-    for uid in value:
-        if not isinstance(uid, str):
-            return f"every UID must be text in quotes, not {_kind(uid)} {_show(uid)}"
-        if len(uid) not in (8, 14, 20) or any(c not in "0123456789abcdefABCDEF" for c in uid):
-            return (f'"{uid}" is not a card UID: 8, 14 or 20 hexadecimal digits '
-                    f"(as `cardtable doctor` shows them)")
-    return None
-
-
-def _usb_id_problem(value: Any) -> str | None:
-    ok = isinstance(value, str) and len(value) == 9 and value[4] == ":" and all(
-        c in "0123456789abcdefABCDEF" for c in value[:4] + value[5:])
-    if ok:
-        return None
-    return f'must be "vvvv:pppp" (hexadecimal USB vendor:product), not {_show(value)}'
-
-
-def _hold_problem(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return f"must be seconds (a number 0.2..10), not {_kind(value)} {_show(value)}"
-    if not 0.2 <= value <= 10:
-        return f"must be 0.2..10 seconds, not {value}"
-    return None
-
-
-def _like(default: Any) -> Callable[[Any], str | None]:
-    """A check for a TableSettings field read generically: same type as its default."""
-    def check(value: Any) -> str | None:
-        if isinstance(default, bool):
-            ok = isinstance(value, bool)
-        elif isinstance(default, int):
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        elif isinstance(default, float):
-            ok = isinstance(value, int | float) and not isinstance(value, bool)
-        elif isinstance(default, tuple | list):
-            ok = isinstance(value, list)
-        else:
-            ok = isinstance(value, type(default))
-        return None if ok else f"must be {_kind(default)}, not {_kind(value)} {_show(value)}"
-    return check
 
 
 def iter_pins(config: Config) -> Iterator[tuple[str, int]]:

@@ -217,7 +217,7 @@ class Doctor:
         self.parts = parts
         self.system = system or System()
         self.out = out
-        self.sleep = lambda seconds: sleep(seconds * pace)
+        self.sleep: Callable[[float], None] = lambda seconds: sleep(seconds * pace)
         self.live = live
         self.wait_s = wait_s
         self.settle_s = settle_s
@@ -744,6 +744,7 @@ def pattern_frames(size: tuple[int, int], config: Config) -> list[Any]:
     draw.text((4, 16), f"doctor {w}x{h}", fill=1)
     checker = Image.new("1", size, 0)
     px = checker.load()
+    assert px is not None  # an image made in memory is loaded
     for y in range(h):
         for x in range(w):
             px[x, y] = 1 if (x // 8 + y // 8) % 2 == 0 else 0

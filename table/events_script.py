@@ -34,7 +34,7 @@ from table.ports import DEALER
 from table.registry import CardRegistry, is_uid, normalise_uid
 
 if TYPE_CHECKING:
-    from hw_mocks.table import MockTable
+    from table.backends import FakeTable
     from table.controller import Controller
 
 VERBS = ("tap", "arrive", "leave", "press", "hold", "pause", "offline", "back")
@@ -203,14 +203,15 @@ def load(path: str | Path, seats: int = 6, *, limits: Limits | None = None
 
 
 class Player:
-    """Drives a controller on a `MockTable`, event by event, in table time.
+    """Drives a controller on a table of fakes (a `table.backends.FakeTable`,
+    such as `hw_mocks.table.MockTable`), event by event, in table time.
 
     `virtual_packs=True` (the default for `cardtable run --hardware mock`)
     enrolls a made-up pack of the game's type when a card code has no
     enrolled sticker yet.
     """
 
-    def __init__(self, controller: Controller, mock: MockTable, registry: CardRegistry, *,
+    def __init__(self, controller: Controller, mock: FakeTable, registry: CardRegistry, *,
                  virtual_packs: bool = True, pace: float = 0.0,
                  on_event: Callable[[ScriptEvent], None] | None = None) -> None:
         self.ctl = controller

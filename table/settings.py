@@ -1,18 +1,63 @@
 """What the controller needs to know about its table, independent of hardware.
 
-`table.config` builds these from the TOML configuration file; tests and the
-simulator build them directly. New fields must have defaults.
+`table.config` builds these from the TOML configuration file ([table]); tests
+and the simulator build them directly. New fields must have defaults; a field
+declared with `table.fields.setting` carries its check (its type and range),
+which the configuration file is held to.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
+
+from table.fields import Custom, Derived, OneOf, Seconds, Whole, kind, setting, show
 
 Knowledge = Literal["scan", "dealt", "open"]
 Language = Literal["en", "ro", "hu"]
 KNOWLEDGE_MODES: tuple[str, ...] = ("scan", "dealt", "open")
 LANGUAGES: tuple[str, ...] = ("en", "ro", "hu")
+
+
+def knowledge_mode(value: str) -> Knowledge:
+    """`value` as a `Knowledge` mode; ValueError naming the modes if it is none."""
+    if value not in KNOWLEDGE_MODES:
+        raise ValueError(f"knowledge is one of {', '.join(KNOWLEDGE_MODES)}, not {value!r}")
+    return cast(Knowledge, value)
+
+
+def language_code(value: str) -> Language:
+    """`value` as a `Language`; ValueError naming the languages if it is none."""
+    if value not in LANGUAGES:
+        raise ValueError(f"the language is one of {', '.join(LANGUAGES)}, not {value!r}")
+    return cast(Language, value)
+
+
+def _game_problem(value: Any) -> str | None:
+    from engine.errors import UnknownGame
+    from engine.games import game_class, game_ids
+
+    try:
+        game_class(value)
+    except UnknownGame:
+        return f"unknown game {show(value)}; the games are: {', '.join(game_ids())}"
+    return None
+
+
+def _uids_problem(value: Any) -> str | None:
+    if not isinstance(value, list):
+        return f'must be a list of card UIDs, like ["04A1B2C3D4E5F6"], not {kind(value)}'
+    for uid in value:
+        if not isinstance(uid, str):
+            return f"every UID must be text in quotes, not {kind(uid)} {show(uid)}"
+        if len(uid) not in (8, 14, 20) or any(c not in "0123456789abcdefABCDEF" for c in uid):
+            return (f'"{uid}" is not a card UID: 8, 14 or 20 hexadecimal digits '
+                    f"(as `cardtable doctor` shows them)")
+    return None
+
+
+def _upper_uids(value: list[str]) -> tuple[str, ...]:
+    return tuple(u.upper() for u in value)
 
 
 @dataclass(frozen=True)
@@ -35,14 +80,15 @@ class TableSettings:
       at the next accepted card or button press).
     """
 
-    game: str = "filicau"
+    game: str = setting("filicau", Custom(_game_problem))
+    #: checked by the game's own option specs (engine)
     options: dict[str, Any] = field(default_factory=dict)
-    knowledge: Knowledge = "open"
-    language: Language = "en"
-    debounce_ms: int = 150
-    admin_uids: tuple[str, ...] = ()
-    seat_names: tuple[str, ...] = ()
-    screen: tuple[int, int] = (128, 64)
-    has_dealer_reader: bool = True
-    notice_s: float = 2.5
-    error_s: float = 8.0
+    knowledge: Knowledge = setting("open", OneOf(KNOWLEDGE_MODES))
+    language: Language = setting("en", OneOf(LANGUAGES))
+    debounce_ms: int = setting(150, Whole(0, 5000))
+    admin_uids: tuple[str, ...] = setting((), Custom(_uids_problem, _upper_uids))
+    seat_names: tuple[str, ...] = setting((), Derived("the names in [[seats]]"))
+    screen: tuple[int, int] = setting((128, 64), Derived("[display] width, height and rotate"))
+    has_dealer_reader: bool = setting(True, Derived("[dealer]"))
+    notice_s: float = setting(2.5, Seconds(0.5, 60))
+    error_s: float = setting(8.0, Seconds(1, 600))

@@ -17,6 +17,7 @@ is counted, so a benchmark can report transfers and bus time per poll.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -127,7 +128,7 @@ class Board:
         self.wiring[id(chip)] = Wiring(bus, ce, cs_pin, rst_pin)
         if rst_pin is not None:
             self.gpio.listeners.setdefault(rst_pin, []).append(
-                lambda level, chip=chip: self._rst(chip, level))
+                functools.partial(self._rst, chip))
         return chip
 
     def _rst(self, chip: Mfrc522, level: int) -> None:

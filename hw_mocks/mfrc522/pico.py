@@ -115,13 +115,14 @@ class WDT:
 
 def machine_module(board: Board) -> types.ModuleType:
     module = types.ModuleType("machine")
-    module.PWRON_RESET, module.WDT_RESET = 1, 3
-    module.Pin = type("Pin", (Pin,), {"__init__": lambda self, pin, mode=-1, pull=-1, value=None:
-                                      Pin.__init__(self, board, pin, mode, pull, value)})
-    module.SPI = lambda spi_id, **kw: SPI(board, spi_id, **kw)
-    module.WDT = lambda timeout=5000: WDT(board.clock, timeout)
-    module.reset_cause = lambda: 1
-    module.unique_id = lambda: b"\xe6\x61\x38\x05\x4b\x1c\x2a\x2f"
+    vars(module).update(  # (a module's attributes set by name: mypy knows no "machine")
+        PWRON_RESET=1, WDT_RESET=3,
+        Pin=type("Pin", (Pin,), {"__init__": lambda self, pin, mode=-1, pull=-1, value=None:
+                                 Pin.__init__(self, board, pin, mode, pull, value)}),
+        SPI=lambda spi_id, **kw: SPI(board, spi_id, **kw),
+        WDT=lambda timeout=5000: WDT(board.clock, timeout),
+        reset_cause=lambda: 1,
+        unique_id=lambda: b"\xe6\x61\x38\x05\x4b\x1c\x2a\x2f")
     return module
 
 

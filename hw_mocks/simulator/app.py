@@ -24,7 +24,7 @@ from engine.games import game_class, game_ids
 from hw_mocks.simulator.driver import DEFAULT_PACE, SimTable
 from hw_mocks.simulator.halfblock import frame_text
 from table.ports import DEALER
-from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings
+from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings, knowledge_mode, language_code
 
 _SUIT_SIGNS = {
     # German suits shown with their usual French counterparts
@@ -70,8 +70,8 @@ class SimConfig:
         if not self.humans:
             return demo_settings(self.game, self.options, self.knowledge, self.language)
         return TableSettings(game=self.game, options=dict(self.options),
-                             knowledge=self.knowledge,  # type: ignore[arg-type]
-                             language=self.language)  # type: ignore[arg-type]
+                             knowledge=knowledge_mode(self.knowledge),
+                             language=language_code(self.language))
 
 
 class CardButton(Button):
@@ -122,7 +122,7 @@ class SetupScreen(Screen[SimConfig]):
                 raise ValueError("the options must be a JSON object")
             game = str(self.query_one("#game", Select).value)
             game_class(game)(options)  # a clear error for a bad option
-            seat = int(self.query_one("#seat", Select).value)  # type: ignore[arg-type]
+            seat = int(str(self.query_one("#seat", Select).value))
             players = game_class(game).players
             if seat >= players:
                 raise ValueError(f"{game} has seats 1..{players}")

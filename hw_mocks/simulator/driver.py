@@ -20,7 +20,7 @@ from engine.bots import SimpleBot, bot_action, make_bot
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.games.base import DealtHands
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.ports import DEALER
 from table.settings import TableSettings
 
@@ -177,9 +177,10 @@ class SimTable:
         shown = self.dealt.shown if self.dealt is not None else ()
         hands = self.real
         step = hand.flow.pending()
-        if step.kind == "card" and step.seat is not None and self._next_draw() is not None:
+        if step.kind == "card" and step.seat is not None and \
+                (draw := self._next_draw()) is not None:
             # a draw the table reads: the card on top of the stock is the one to tap
-            hands[step.seat] = [self._next_draw()]
+            hands[step.seat] = [draw]
         elif step.kind == "card":
             # a card to show: one the table has not seen yet
             seen = hand.used_uids() | hand.played_uids()
@@ -334,11 +335,14 @@ class SimTable:
     def _uid(self, seat: int, c: Card) -> str:
         """The sticker of the copy of `c` the seat holds (or wherever it is)."""
         for owner in [seat, *range(self.players)]:
-            for card, uid in self.held[owner] if owner < len(self.held) else ():
+            held: list[tuple[Card, str]] = self.held[owner] if owner < len(self.held) else []
+            for card, uid in held:
                 if card == c:
                     return uid
         # the turned-up card under the stock before the face-down ones
-        for card, uid in [*([self._bottom] if self._bottom else []), *self._stock]:
+        stock: list[tuple[Card, str]] = [*([self._bottom] if self._bottom else []),
+                                         *self._stock]
+        for card, uid in stock:
             if card == c:
                 return uid
         return self.rig.uid_of(c, 1)

@@ -33,6 +33,7 @@ def frame_lines(image: Image.Image, cell: str = "half") -> list[str]:
     img = image.convert("1")
     width, height = img.size
     px = img.load()
+    assert px is not None  # an image in memory is loaded
     lines = []
     for y in range(0, height, 2):
         row = []
@@ -48,6 +49,7 @@ def _quad_lines(image: Image.Image) -> list[str]:
     img = image.convert("1")
     width, height = img.size
     px = img.load()
+    assert px is not None  # an image in memory is loaded
 
     def lit(x: int, y: int) -> int:
         return int(x < width and y < height and px[x, y] != 0)

@@ -18,18 +18,23 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from engine import get_game
 from engine.cards import Card
+from engine.errors import EngineError
+from hw_mocks.rig import Rig
 from hw_mocks.simulator.driver import SimTable
 from hw_mocks.simulator.recorder import FrameRecorder
-from table.controller.rig import Rig
 from table.export import export_match
 from table.ports import DEALER
-from table.settings import TableSettings
+from table.settings import TableSettings, knowledge_mode, language_code
+
+if TYPE_CHECKING:
+    from table.controller.session import Match
+    from table.journal import Journal
 
 #: Hands a demo of a game with no end of its own plays (Filicău has none).
 DEMO_HANDS = 3
@@ -42,8 +47,8 @@ def demo_settings(game: str, options: dict[str, Any] | None = None, knowledge: s
     specs = {s.name for s in get_game(game, opts).option_specs}
     if "match_length" in specs and not opts.get("match_length"):
         opts["match_length"] = DEMO_HANDS
-    return TableSettings(game=game, options=opts, knowledge=knowledge,  # type: ignore[arg-type]
-                         language=language)  # type: ignore[arg-type]
+    return TableSettings(game=game, options=opts, knowledge=knowledge_mode(knowledge),
+                         language=language_code(language))
 
 
 def attach_recorder(sim_or_rig: SimTable | Rig, recorder: FrameRecorder,
@@ -69,8 +74,24 @@ def run_demo(settings: TableSettings, seed: int = 1, frames: Path | None = None,
     return sim
 
 
+def _journal(rig: Rig) -> Journal:
+    journal = rig.ctl.journal
+    if journal is None:   # a Rig always keeps one, in its state folder
+        raise ScriptError("the table keeps no journal")
+    return journal
+
+
+def _match(rig: Rig) -> Match:
+    """The match going at the table; a script that expects one where the
+    table has none does not match what the table does."""
+    match = rig.ctl.session.match
+    if match is None:
+        raise Refused(f"the table has no match going (it is in {rig.state})")
+    return match
+
+
 def write_export(rig: Rig, path: Path) -> list[dict[str, Any]]:
-    lines = list(export_match(rig.ctl.journal))
+    lines = list(export_match(_journal(rig)))
     Path(path).write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines),
                           encoding="utf-8")
     return lines
@@ -142,10 +163,14 @@ def replay(script: Path, frames: Path | None = None, knowledge: str | None = Non
     options = dict(first.get("options") or {})
     if knowledge is None:
         knowledge = "scan" if "hands" in first else "open"
-    settings = TableSettings(game=game_id, options=options, knowledge=knowledge,  # type: ignore[arg-type]
-                             language=language)  # type: ignore[arg-type]
+    try:
+        game = get_game(game_id, options)
+        settings = TableSettings(game=game_id, options=options,
+                                 knowledge=knowledge_mode(knowledge),
+                                 language=language_code(language))
+    except (EngineError, ValueError) as exc:
+        raise ScriptError(f"{script}: {exc}") from None
     seed = _seed_for_dealer(game_id, options, int(first["state"]["dealer"]))
-    game = get_game(game_id, options)
     rig = Rig(settings, seats=game.players, seed=0, seed_source=lambda: seed)
     recorder = FrameRecorder(frames) if frames is not None else None
     if recorder is not None:
@@ -159,7 +184,7 @@ def replay(script: Path, frames: Path | None = None, knowledge: str | None = Non
                 break
             if rig.state == "match_result":
                 rig.press("ok")
-        got = list(export_match(rig.ctl.journal))
+        got = list(export_match(_journal(rig)))
     finally:
         if recorder is not None:
             recorder.close()
@@ -213,7 +238,7 @@ class _Hands:
 
     def __init__(self, rig: Rig) -> None:
         self.rig = rig
-        self.game = rig.ctl.session.match.game
+        self.game = _match(rig).game
         self.pack = self.game.pack
 
     @property
@@ -234,7 +259,7 @@ class _Hands:
         stickers = [self.rig.uid_of(c, k) for k in range(1, self.pack.copies + 1)]
         used = hand.used_uids() if kind in ("show", "card") else set()
         free = [u for u in stickers if u not in used and not hand.on_the_table(u, c)]
-        mine = [r.uid for r in hand.reads if r.card == c and r.seat == seat]
+        mine: list[str] = [r.uid for r in hand.reads if r.card == c and r.seat == seat]
         held = hand.read_uids()
         for u in [*mine, *(u for u in free if u not in held), *free]:
             if u in free:
@@ -253,7 +278,10 @@ class _Hands:
     def tap(self, seat: int | None, code: str, place: int | None = None) -> None:
         """`seat` taps a card on its reader (`place`: another reader)."""
         c = self.card(code)
-        kind = self.step().kind
+        step = self.step()
+        if step is None:
+            raise Refused(f"the table takes no card now (it is in {self.rig.state})")
+        kind = step.kind
         uid = self.sticker(seat, c, kind)
         where = place if place is not None else seat
         assert where is not None
@@ -292,7 +320,7 @@ def _learn(rig: Rig, knowledge: str, head: dict[str, Any]) -> None:
     """A scan or dealt table reads the hands of the `new_hand`."""
     if "hands" not in head:
         return
-    game = rig.ctl.session.match.game
+    game = _match(rig).game
     pack = game.pack
     hands = [[pack.parse(c) for c in h] for h in head["hands"]]
     copies: dict[Card, int] = {}
@@ -304,8 +332,8 @@ def _learn(rig: Rig, knowledge: str, head: dict[str, Any]) -> None:
             stickers[-1].append(rig.uid_of(c, min(copies[c], pack.copies)))
     hand = rig.ctl.session.hand()
     if knowledge == "scan":
-        for seat, h in enumerate(stickers):
-            for uid in h:
+        for seat, uids in enumerate(stickers):
+            for uid in uids:
                 rig.player.tap(seat, uid)
     elif knowledge == "dealt":
         given = [0] * game.players
@@ -398,13 +426,15 @@ _STEP_OPS: dict[str, Callable[[_Hands, dict[str, Any]], None]] = {
 
 def _replay_hand(rig: Rig, knowledge: str, reqs: list[dict[str, Any]]) -> list[str]:
     head, steps = reqs[0], reqs[1:]
-    _learn(rig, knowledge, head)
-    t = _Hands(rig)
     try:
+        _learn(rig, knowledge, head)
+        t = _Hands(rig)
         if "cut" in head:
             t.choose("cut" if head["cut"] else "knock")
         if "old_man" in head:
             step = t.step()
+            if step is None:
+                raise Refused(f"the table asks for no old man (it is in {rig.state})")
             t.tap(int(head["old_man"]), step.choices[0])
         t.show(list(head.get("shown", ())))
         for n, r in enumerate(steps, 1):

@@ -41,7 +41,7 @@ class FrameRecorder:
         if not self.frames:
             return None
         big = [f.convert("L").resize((f.width * self.scale, f.height * self.scale),
-                                     Image.NEAREST) for f in self.frames]
+                                     Image.Resampling.NEAREST) for f in self.frames]
         big[0].save(self.gif_path, save_all=True, append_images=big[1:],
                     duration=self.durations, loop=0, optimize=True)
         return self.gif_path

@@ -22,9 +22,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--config", metavar="PATH",
                    help="configuration file (default $CARDTABLE_CONFIG or "
                         "/etc/cardtable/config.toml)")
-    p.add_argument("--hardware", choices=("pi", "mock"), default="pi",
+    p.add_argument("--hardware", default="pi", metavar="{pi,mock}",
                    help="pi: the real table (default); mock: the fakes, to see what the "
-                        "doctor does")
+                        "doctor does (a backend by name, see table.backends)")
     live = p.add_mutually_exclusive_group()
     live.add_argument("--live", dest="live", action="store_true", default=None,
                       help="run the read test: put a card on each seat when asked")
@@ -42,8 +42,15 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from table.backends import BackendError, BackendNotInstalled, load_backend
     from table.config import ConfigError, load
-    from table.doctor import Doctor, open_parts, summary
+    from table.doctor import Doctor, summary
+
+    try:
+        backend = load_backend(args.hardware)
+    except BackendNotInstalled as exc:
+        print(f"cardtable doctor: {exc}", file=sys.stderr)
+        return 2
 
     command = "doctor" + (f" --config {args.config}" if args.config else "")
     try:
@@ -54,10 +61,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     live = sys.stdin.isatty() if args.live is None else args.live
     print(f"cardtable doctor: {config.source or 'built-in defaults'}")
-    if args.hardware == "mock":
-        parts = mock_parts(config)
-    else:
-        parts = open_parts(config)
+    try:
+        parts = backend.doctor_parts(config)
+    except BackendError as exc:
+        print(f"cardtable doctor: {exc}", file=sys.stderr)
+        return 2
     pace = 0.1 if args.quick else 1.0
     if parts.indicators is not None:
         parts.indicators.time_scale = pace
@@ -70,32 +78,3 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(summary(findings))
     return 1 if any(f.status == "fail" for f in findings) else 0
-
-
-def mock_parts(config: Any) -> Any:
-    """The doctor's parts on the fakes: gpiozero's MockFactory, a display
-    that keeps its frame, the fake readers (nobody puts cards on them), and
-    for hub readers a fake hub (the real firmware on a pty) to ask."""
-    from hw_mocks.readers import FakeCardReaders
-    from table.doctor import DoctorParts
-    from table.drivers import make_pin_factory
-    from table.drivers.display import NoDisplay
-    from table.drivers.gpio import GpioIndicators
-
-    factory = make_pin_factory("mock")
-    parts = DoctorParts(
-        pin_factory=factory, display=NoDisplay(config.display.size),
-        indicators=GpioIndicators(factory, [s.led for s in config.seats], config.leds.status,
-                                  config.buzzer.pin, buzzer_kind=config.buzzer.kind),
-        readers=FakeCardReaders(len(config.seats), config.dealer is not None))
-    if config.uses_hub():
-        from hw_mocks.fake_hub import FakeHub
-        from table.drivers.hub_readers import HubReaders
-        from table.drivers.reader_wiring import hub_places
-
-        hub = FakeHub(channels=8)
-        hub.plug()
-        channels = {place: r.channel for place, r in hub_places(config).items()}
-        parts.open_hub = lambda: HubReaders(channels, find_port=hub.find_port)
-        parts.closers.append(hub.unplug)
-    return parts

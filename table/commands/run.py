@@ -3,7 +3,9 @@
     cardtable run --hardware mock --events game.txt --state ./state
     cardtable run --hardware pi --config /etc/cardtable/config.toml
 
-With `--hardware mock` the controller runs on the fakes of `hw_mocks`, driven
+The hardware is a backend found by name (`table.backends`: `pi` in
+`table.drivers`, `mock` in `hw_mocks`). With `--hardware mock` the
+controller runs on the fakes, driven
 by a timed events file (docs/events.md), in table time (no waiting), and
 prints what the table does. The journal goes to `--state DIR`; run again on
 the same folder and the table resumes where it stopped.
@@ -21,9 +23,12 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from table.settings import KNOWLEDGE_MODES, LANGUAGES
+
+if TYPE_CHECKING:
+    from table.backends import Backend
 
 
 def add_parser(sub: Any) -> None:
@@ -36,9 +41,10 @@ def add_parser(sub: Any) -> None:
                     "an events file (docs/events.md). The journal is kept in --state DIR; "
                     "on start the table resumes from it.",
     )
-    p.add_argument("--hardware", choices=("mock", "pi"), default=None,
+    p.add_argument("--hardware", default=None, metavar="{mock,pi}",
                    help="pi: the real table; mock: fake hardware (default: pi on a "
-                        "Raspberry Pi, mock elsewhere)")
+                        "Raspberry Pi, mock elsewhere; a backend by name, see "
+                        "table.backends)")
     p.add_argument("--events", type=Path, metavar="FILE",
                    help="timed reader and button events to play (mock only)")
     p.add_argument("--state", type=Path, metavar="DIR",
@@ -102,10 +108,16 @@ _stdout_gone = False
 
 
 def run(args: argparse.Namespace) -> int:
+    from table.backends import BackendNotInstalled, load_backend
+
     hardware = args.hardware or ("pi" if on_a_pi() else "mock")
     if hardware == "pi":
         return run_pi(args)
-    return run_mock(args)
+    try:
+        backend = load_backend(hardware)
+    except BackendNotInstalled as exc:
+        return fail(str(exc))
+    return run_mock(args, backend)
 
 
 def _load_config(path: Path | None, required: bool) -> Any:
@@ -138,9 +150,11 @@ def run_pi(args: argparse.Namespace) -> int:
         config = _load_config(args.config, required=True)
     except ConfigError as exc:
         return fail(str(exc))
+    from table.backends import BackendNotInstalled, load_backend
+
     try:
-        from table.drivers import build_ports
-    except ModuleNotFoundError as exc:
+        backend = load_backend("pi")
+    except BackendNotInstalled as exc:
         return fail(f"the hardware drivers are not available ({exc}); "
                     "use --hardware mock, or install cardtable[pi] on the Pi")
     from table.controller import Controller
@@ -149,8 +163,11 @@ def run_pi(args: argparse.Namespace) -> int:
 
     state = args.state or Path(config.state_dir)
     try:
-        ports = build_ports(config, announce=lambda text: print(
+        ports = backend.open_ports(config, announce=lambda text: print(
             f"cardtable run: {text}", file=sys.stderr, flush=True))
+    except ModuleNotFoundError as exc:
+        return fail(f"the hardware drivers are not available ({exc}); "
+                    "use --hardware mock, or install cardtable[pi] on the Pi")
     except Exception as exc:  # the drivers' own errors name the part that failed
         return fail(f"cannot start the hardware: {exc}", 1)
     try:
@@ -171,9 +188,7 @@ def run_pi(args: argparse.Namespace) -> int:
         # READY=1 for systemd, then the watchdog fed only while the controller answers
         supervise(ctl.wait_idle, stop, status=status)
     ctl.close()
-    from table.drivers import close_ports
-
-    close_ports(ports)
+    backend.close_ports(ports)
     return 0
 
 
@@ -243,9 +258,9 @@ def _option_value(text: str) -> Any:
         return text
 
 
-def run_mock(args: argparse.Namespace) -> int:
+def run_mock(args: argparse.Namespace, backend: Backend) -> int:
     from engine.errors import EngineError
-    from hw_mocks.table import MockTable
+    from table.backends import BackendError
     from table.controller import Controller
     from table.controller.session import Selection
     from table.events_script import EventsError, Player, load
@@ -279,7 +294,10 @@ def run_mock(args: argparse.Namespace) -> int:
         if not args.quiet:
             say(f"(no --state: the journal is kept in {state} until the end of this run)")
     settings = dataclasses.replace(settings, has_dealer_reader=dealer)
-    mock = MockTable(seats=seats, dealer_reader=dealer, screen=settings.screen)
+    try:
+        mock = backend.fake_table(seats, dealer, settings.screen)
+    except BackendError as exc:
+        return fail(str(exc))
     seeds = random.Random(args.seed) if args.seed is not None else None
     try:
         ctl = Controller.open(settings, mock.ports, state,

@@ -126,7 +126,7 @@ class Controller:
         """Replay the journal (if any) and go to the state it calls for.
         Returns the number of entries replayed."""
         n = self.session.restore(self.journal) if self.journal is not None else 0
-        self.model.step()  # type: ignore[attr-defined]
+        self.model.step()  # type: ignore[attr-defined]  # a trigger transitions adds
         self.refresh()
         return n
 

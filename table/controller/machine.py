@@ -152,7 +152,9 @@ def build(model: Any, graph: bool = False) -> Any:
         extra: dict[str, Any] = {"graph_engine": "mermaid", "show_conditions": True,
                                  "title": "cardtable controller"}
     else:
-        from transitions.extensions import HierarchicalMachine as Machine
+        from transitions.extensions import (  # type: ignore[assignment]  # graph's base class
+            HierarchicalMachine as Machine,
+        )
         extra = {}
     return Machine(model=model, states=STATES, transitions=TRANSITIONS, initial="boot",
                    queued=True, auto_transitions=False, send_event=False,

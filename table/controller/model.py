@@ -279,7 +279,7 @@ class TableModel:
         self.overlay = None
         match = self.session.start_match(self.seed_source())
         self.notify("match", "start", match=match.id, dealer=match.state.dealer)
-        self.step()  # type: ignore[attr-defined]
+        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
 
     # ----- setup (MENU) -------------------------------------------------------------------
 
@@ -387,7 +387,7 @@ class TableModel:
         self.clear_error()
         self.notify("accepted", read.card.code, seat=read.seat, uid=read.uid,
                     card=read.card.code)
-        self.step()  # type: ignore[attr-defined]
+        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
 
     # ----- the hand's steps ---------------------------------------------------------------
 
@@ -461,7 +461,7 @@ class TableModel:
             t = outcome.trick
             self.notify("trick", f"{t.number}", winner=t.winner, points=t.points,
                         cards=[c.code for c in t.cards])
-        self.step()  # type: ignore[attr-defined]
+        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
 
     def choice_cursor(self) -> int:
         hand = self.hand_or_none()
@@ -523,13 +523,13 @@ class TableModel:
             self.overlay = None
             card = getattr(taken, "card", None)
             self.notify("undone", card.code if card else "", seat=taken.seat)
-        self.step()  # type: ignore[attr-defined]
+        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
 
     def take_abort(self) -> None:
         self.session.abort()
         self.overlay = None
         self.notify("hand", "aborted")
-        self.step()  # type: ignore[attr-defined]
+        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
 
     def take_next_hand(self) -> None:
         summary = self.session.next_hand()
@@ -540,7 +540,7 @@ class TableModel:
         if match is not None and match.over:
             self.buzzes.append("match_end")
             self.notify("match", "over", state=summary.after.to_json())
-        self.step()  # type: ignore[attr-defined]
+        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
 
     def take_end(self) -> None:
         self.session.end_match("players")
@@ -552,7 +552,7 @@ class TableModel:
         self.notify("match", "closed")
 
     def go_back(self) -> None:
-        self.step()  # type: ignore[attr-defined]
+        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
 
     # ----- admin ----------------------------------------------------------------------------
 
@@ -583,7 +583,7 @@ class TableModel:
     def leave_admin(self, *args: Any) -> None:
         self.enroll_pack = None
         self.overlay = None
-        self.step()  # type: ignore[attr-defined]
+        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
 
     def next_item(self) -> None:
         self.admin_cursor = (self.admin_cursor + 1) % len(self.admin_items())

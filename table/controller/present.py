@@ -16,7 +16,7 @@ from engine.errors import EngineError
 from engine.games.base import Game
 from engine.packs import PACKS
 from table.controller.session import Action, Hand, Read
-from table.screens.i18n import translator
+from table.screens.i18n import Translate, translator
 from table.screens.view import (
     CardFace,
     ChoiceView,
@@ -51,7 +51,7 @@ class Presenter:
     # ----- helpers ----------------------------------------------------------------------------
 
     @property
-    def _(self) -> Any:
+    def _(self) -> Translate:
         return translator(self.m.lang)
 
     def seat(self, s: int | None) -> str:
@@ -163,7 +163,7 @@ class Presenter:
         build = getattr(self, "v_" + state, None)
         if build is None:
             build = self.v_match_hand_play if state.startswith("match_hand") else self.v_boot
-        return build()  # type: ignore[no-any-return]
+        return build()
 
     def v_boot(self) -> View:
         return TextView(Header("cardtable"), (str(self._("Starting…")),))

@@ -356,7 +356,7 @@ class Session:
         self._record("next", {"match": match.id, "hand": hand.number + 1,
                               "state": after.to_json(), "points": list(result.points)})
         self._settle(match, HandSummary(hand.number, result, hand.state, after))
-        return match.last  # type: ignore[return-value]
+        return match.last  # type: ignore[return-value]  # just settled: set
 
     def _settle(self, match: Match, summary: HandSummary) -> None:
         match.last = summary
@@ -397,7 +397,7 @@ class Session:
         if cp.kind == "start":
             self.apply(cp)
             return
-        start = store.get(int(cp.data["match"]))  # type: ignore[attr-defined]
+        start = store.get(int(cp.data["match"]))  # type: ignore[attr-defined]  # a Journal's
         self.apply(start)
         self.seq = cp.seq
         match = self.match

@@ -141,7 +141,7 @@ class OledDisplay:
 
     @property
     def size(self) -> tuple[int, int]:
-        return tuple(self.device.size)  # type: ignore[return-value]
+        return tuple(self.device.size)
 
     @property
     def healthy(self) -> bool:
@@ -194,7 +194,7 @@ class OledDisplay:
                             for p in range(win.p0, win.p1 + 1))
             if self.chip == "ssd1306":
                 col = getattr(self.device, "_colstart", 0)
-                cmd = (0x21, col + win.c0, col + win.c1, 0x22, win.p0, win.p1)
+                cmd: tuple[int, ...] = (0x21, col + win.c0, col + win.c1, 0x22, win.p0, win.p1)
                 self.device.command(*cmd)
                 self.device.data(list(data))
                 self.bytes_sent += len(cmd) + len(data)

@@ -241,7 +241,7 @@ class GpioButtons:
     def _emit(self, name: str, long: bool) -> None:
         post = self._post
         if post is not None:
-            button: ButtonName = name  # type: ignore[assignment]
+            button: ButtonName = name  # type: ignore[assignment]  # the names given are buttons'
             post(ButtonPressed(button, long=long))
 
     def _pressed(self, name: str) -> None:

@@ -214,7 +214,7 @@ class Pcd:
 def _package_chip_class() -> type:
     from mfrc522 import MFRC522  # the package imports RPi.GPIO: only here, lazily
 
-    class PackageChip(MFRC522):  # type: ignore[misc, valid-type]
+    class PackageChip(MFRC522):  # type: ignore[misc]  # mfrc522 has no type information
         """The package's register access on a spidev handle opened by us."""
 
         def __init__(self, spi: Any) -> None:  # noqa: D107 - no super().__init__ on purpose

@@ -95,9 +95,9 @@ class Referee:
         else:
             game_id = req.get("game")
         if isinstance(game_id, str):
-            extras = extra_ops(game_id)
-            if op in extras:
-                return extras[op]
+            extra: Handler | None = extra_ops(game_id).get(op)
+            if extra is not None:
+                return extra
         handler = OPS.get(op)
         if handler is None:
             raise BadRequest(f'unknown op "{op}"')

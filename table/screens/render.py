@@ -90,6 +90,7 @@ def zero_slash(size: int, face: str = "sans") -> tuple[tuple[int, int], ...]:
     draw.text((0, 0), "0", font=f, fill=1)
     # the hole: dark pixels not reachable from the border
     px = img.load()
+    assert px is not None  # an image made in memory is loaded
     outside = {(x, y) for x in range(w) for y in (0, h - 1)} | {
         (x, y) for y in range(h) for x in (0, w - 1)}
     todo = [p for p in outside if not px[p]]
@@ -108,6 +109,7 @@ def zero_slash(size: int, face: str = "sans") -> tuple[tuple[int, int], ...]:
     stroke = Image.new("1", (w, h), 0)
     ImageDraw.Draw(stroke).line((x1, y0 + 1, x0, y1 - 1), fill=1)
     sp = stroke.load()
+    assert sp is not None  # an image made in memory is loaded
     return tuple((x, y) for x, y in hole if sp[x, y])
 
 

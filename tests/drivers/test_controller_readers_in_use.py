@@ -5,9 +5,9 @@ empty seats) and they report nothing."""
 
 from __future__ import annotations
 
+from hw_mocks.rig import Rig
 from hw_mocks.table import MockTable
 from table.controller import Controller
-from table.controller.rig import Rig
 from table.controller.session import Selection
 from table.ports import DEALER, CardArrived
 from table.settings import TableSettings

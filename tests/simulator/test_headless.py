@@ -14,7 +14,13 @@ from PIL import Image
 
 from engine.games import game_ids
 from hw_mocks.simulator.driver import SimTable
-from hw_mocks.simulator.headless import demo_settings, read_script, replay, run_demo
+from hw_mocks.simulator.headless import (
+    ScriptError,
+    demo_settings,
+    read_script,
+    replay,
+    run_demo,
+)
 from table.settings import TableSettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -259,3 +265,40 @@ def test_frames_that_differ_make_the_replay_fail(tmp_path):
                      str(tmp_path / "c"))
     assert proc.returncode == 1 and "frame" in proc.stderr
     assert cardtable("sim", "--script", str(tmp_path / "n.jsonl")).returncode == 0
+
+
+@pytest.fixture(scope="module")
+def open_export(tmp_path_factory) -> list[dict]:
+    """A short Filicău match played open (the export holds no hands)."""
+    path = tmp_path_factory.mktemp("export") / "m.jsonl"
+    run_demo(demo_settings("filicau", {"match_length": 1}), seed=3, export=path).close()
+    return read_script(path)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"game": "poker"}, "There is no game called 'poker'"),
+    ({"options": {"match_length": "many"}}, "Option 'match_length' of filicau cannot be"),
+])
+def test_a_script_for_a_game_or_option_that_does_not_exist_is_a_clear_error(
+        tmp_path, open_export, change, words):
+    lines = [dict(open_export[0], **change), *open_export[1:]]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    with pytest.raises(ScriptError, match=words):
+        replay(bad)
+    proc = cardtable("sim", "--script", str(bad))
+    assert proc.returncode == 2 and words in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_script_replayed_where_the_table_takes_no_card_does_not_match(tmp_path, open_export):
+    """Dealt knowledge waits for the dealing, which an open export does not
+    hold: the first play is named as not taken (it was a traceback)."""
+    path = tmp_path / "m.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in open_export))
+    assert replay(path).matched
+    result = replay(path, knowledge="dealt")
+    assert not result.matched
+    assert "the table takes no card now (it is in match_deal_dealt)" in result.problems[0]
+    with pytest.raises(ScriptError, match="knowledge is one of scan, dealt, open"):
+        replay(path, knowledge="peek")

@@ -376,3 +376,141 @@ undo = "six"
         "  buttons.ok: must be a GPIO number (BCM) 2..27, not 99 "
         "(use BCM numbers, not physical pins)\n"
         "  buttons.undo: must be a GPIO number (BCM) 2..27, not text \"six\"")
+
+
+# ----- every number has a range; nothing the parser cannot take is a traceback -------------
+
+@pytest.mark.parametrize("key, value, words", [
+    ("notice_s", "inf", "must be 0.5..60 seconds, not inf"),
+    ("notice_s", "nan", "must be 0.5..60 seconds, not nan"),
+    ("notice_s", "-2.5", "must be 0.5..60 seconds, not -2.5"),
+    ("notice_s", "0", "must be 0.5..60 seconds, not 0"),
+    ("error_s", "-inf", "must be 1..600 seconds, not -inf"),
+    ("error_s", "-1", "must be 1..600 seconds, not -1"),
+    ("error_s", "1e9", "must be 1..600 seconds, not 1000000000.0"),
+    ("error_s", '"8"', 'must be seconds (a number 1..600), not text "8"'),
+])
+def test_screen_times_out_of_range_are_refused_with_their_range(key, value, words):
+    assert one_problem(f"[table]\n{key} = {value}\n") == (f"table.{key}", words)
+
+
+def test_screen_times_in_range_are_kept_as_seconds():
+    table = loads("[table]\nnotice_s = 1\nerror_s = 12.5\n").table
+    assert (table.notice_s, table.error_s) == (1.0, 12.5)
+    assert isinstance(table.notice_s, float)
+
+
+@pytest.mark.parametrize("text, key, words", [
+    ("[buttons]\nhold_s = nan\n", "buttons.hold_s", "must be 0.2..10 seconds, not nan"),
+    ("[buttons]\nhold_s = inf\n", "buttons.hold_s", "must be 0.2..10 seconds, not inf"),
+    ("[buttons]\nbounce_ms = -1\n", "buttons.bounce_ms", "must be 0..500, not -1"),
+    ("[table]\ndebounce_ms = 1e3\n", "table.debounce_ms",
+     "must be a whole number 0..5000, not a number with a decimal point 1000.0"),
+    ("[display]\ni2c_address = 0x78\n", "display.i2c_address", "must be 3..119, not 120"),
+    ("[readers]\nspi_speed_hz = -1\n", "readers.spi_speed_hz",
+     "must be 100000..10000000, not -1"),
+])
+def test_other_numbers_out_of_range_are_refused_with_their_range(text, key, words):
+    assert one_problem(text) == (key, words)
+
+
+def test_every_number_of_the_configuration_is_declared_with_a_range():
+    """A numeric field added without a range (a Whole, Seconds, a choice or a
+    pin) would take inf, nan or a negative number: each one is declared here."""
+    from table.fields import OneOf, Pin, Seconds, Whole, check_of
+
+    sections = [TableSettings, cfg.Config, cfg.ReadersConfig, cfg.HubConfig,
+                cfg.DisplayConfig, cfg.ButtonsConfig, cfg.LedsConfig, cfg.BuzzerConfig,
+                cfg.GpioConfig]
+    numeric = 0
+    for cls in sections:
+        for f in dataclasses.fields(cls):
+            default = cfg._default(f)
+            if isinstance(default, bool) or not isinstance(default, int | float | None):
+                continue
+            if default is None and not isinstance(check_of(f), Pin):
+                continue
+            numeric += 1
+            assert isinstance(check_of(f), Whole | Seconds | OneOf | Pin), \
+                f"{cls.__name__}.{f.name} has no range"
+    assert numeric >= 20
+
+
+def test_every_key_of_a_section_is_declared_once_with_its_check():
+    """The sections' fields are the keys: each has its check in its declaration
+    (table.fields), and the defaults the checker uses are the dataclasses'."""
+    from table.fields import check_of
+
+    for cls in (cfg.ReadersConfig, cfg.HubConfig, cfg.DisplayConfig, cfg.ButtonsConfig,
+                cfg.LedsConfig, cfg.BuzzerConfig, cfg.GpioConfig, TableSettings):
+        for f in dataclasses.fields(cls):
+            if f.name != "options":
+                assert check_of(f) is not None, f"{cls.__name__}.{f.name}"
+
+
+def test_a_changed_declaration_changes_the_check(monkeypatch):
+    """The checker reads the declaration: a narrower range declared is the
+    range held to (there is no second copy of it)."""
+    from table.fields import CHECK, Whole
+
+    field = next(f for f in dataclasses.fields(cfg.ButtonsConfig) if f.name == "bounce_ms")
+    monkeypatch.setattr(field, "metadata", {CHECK: Whole(0, 99)})
+    assert one_problem("[buttons]\nbounce_ms = 100\n") == (
+        "buttons.bounce_ms", "must be 0..99, not 100")
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "1" + "]" * depth
+
+
+@pytest.mark.parametrize("text", [
+    f"a = {nested(5000)}\n",                               # RecursionError in the parser
+    "a = " + "{ b = " * 3000 + "1" + " }" * 3000 + "\n",   # inline tables
+])
+def test_a_file_nested_too_deeply_is_a_clear_mistake(text):
+    assert one_problem(text) == ("(syntax)", "nested too deeply for a configuration file "
+                                             "(lists or tables inside each other hundreds "
+                                             "of times)")
+
+
+def test_deep_or_huge_values_the_parser_takes_are_reported_shortly():
+    found = problems(f"state_dir = {nested(450)}\n[table]\nnotice_s = {nested(450)}\n"
+                     "admin_uids = [" + ", ".join(['"04A1B2C3"'] * 50_000) + ", 5]\n")
+    assert found == {
+        "state_dir": "must be a folder path in quotes, not a list [[[[...]]]]",
+        "table.notice_s": "must be seconds (a number 0.5..60), not a list [[[[...]]]]",
+        "table.admin_uids": "every UID must be text in quotes, not a whole number 5"}
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b'a = "\x00"\n', "not valid TOML"),                       # a control character
+    (b"[table]\ngame = \"filicau\"\n\xff\xfe\n", "is not UTF-8 text"),
+    (b"\xef\xbb\xbf[table\n", "not valid TOML"),               # a BOM, then a broken header
+])
+def test_bytes_the_parser_cannot_take_are_a_clear_mistake(tmp_path, raw, words):
+    f = tmp_path / "config.toml"
+    f.write_bytes(raw)
+    with pytest.raises(ConfigError) as info:
+        load(f)
+    assert words in str(info.value)
+
+
+def test_config_check_of_a_hostile_file_prints_the_mistake_and_no_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    f = tmp_path / "config.toml"
+    f.write_text(f"a = {nested(100_000)}\n")
+    out = subprocess.run([sys.executable, "-m", "table.cli", "config", "check", str(f)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 1
+    assert "Traceback" not in out.stdout + out.stderr
+    assert "(syntax): nested too deeply" in out.stdout + out.stderr
+
+
+def test_the_readers_reset_pin_reaches_the_reference_seats_and_the_dealer():
+    for text, reset in (("", 25), ("[readers]\nreset_pin = 14\n", 14),
+                        ("[readers]\nreset_pin = false\n", None)):
+        config = loads(text)
+        readers = [s.reader for s in config.seats] + [config.dealer]
+        assert all(isinstance(r, SpiReader) and r.reset_pin == reset for r in readers)

@@ -5,7 +5,7 @@ restart), and resetting a match. Players without the tag can do neither."""
 from __future__ import annotations
 
 from engine.packs import PACKS
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.screens.view import EnrollView, ErrorView, MenuView
 from table.settings import TableSettings
 

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine import get_game
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.ports import DEALER
 from table.screens.view import ErrorView, PlayView, ProgressView, TextView
 from table.settings import TableSettings

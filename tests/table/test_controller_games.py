@@ -11,7 +11,7 @@ import random
 import pytest
 
 from engine.games import game_ids
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.export import export_hands
 from table.referee.session import Referee
 from table.settings import TableSettings

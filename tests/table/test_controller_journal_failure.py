@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.screens.view import ErrorView
 from table.settings import TableSettings
 

@@ -15,10 +15,10 @@ from engine.errors import IllegalPlay
 from engine.flow import FlowEvent, HandFlow, Step
 from engine.games import register
 from engine.games.filicau import Filicau
+from hw_mocks.rig import Rig
 from table.controller import machine
 from table.controller.loop import Controller
 from table.controller.model import TableModel
-from table.controller.rig import Rig
 from table.ports import DEALER
 from table.settings import TableSettings
 

@@ -10,7 +10,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.ports import DEALER, ButtonPressed, CardArrived, CardLeft, ReaderBack, ReaderOffline
 from table.settings import TableSettings
 

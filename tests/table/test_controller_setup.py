@@ -5,7 +5,7 @@ match is played that way; UNDO leaves the setup without changing anything."""
 from __future__ import annotations
 
 from engine.games import game_class, game_ids
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.settings import TableSettings
 
 

@@ -24,7 +24,7 @@ from PIL import Image, ImageChops
 
 import tests.table.test_controller_machine  # noqa: F401  (registers the test game)
 from engine import get_game
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.ports import DEALER
 from table.settings import TableSettings
 from tests.table.test_controller_filicau import HANDS, PLAYS

@@ -6,8 +6,8 @@ import dataclasses
 import random
 from pathlib import Path
 
+from hw_mocks.rig import Rig
 from table.config import loads
-from table.controller.rig import Rig
 from table.screens.view import PlayView
 
 TABLE_MD = Path(__file__).resolve().parents[2] / "docs" / "table.md"

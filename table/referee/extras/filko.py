@@ -35,6 +35,7 @@ from table.referee.request import Request
 from table.referee.session import Answer, HandSession, Referee
 
 if TYPE_CHECKING:
+    from engine.games.base import MatchState
     from table.export import RecordedHand
 
 register("filko5_call_first", {
@@ -89,7 +90,7 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
     elif "shown" in req:
         shown = req.cards(game, "shown")
         flow = game.hand_flow(state, hands)
-        cutter = flow.cutter  # type: ignore[attr-defined]
+        cutter = flow.cutter  # type: ignore[attr-defined]  # a Filkó hand's flow is a FilkoFlow
         for c in shown:
             flow.card(cutter, c)
             if flow.deal is not None:
@@ -119,7 +120,7 @@ def _new_hand_five(ref: Referee, req: Request, game: Filko5, state: Any,
     if fresh and hands is None and old_man is None:
         raise BadRequest('without "hands", say who the Old Man is: "old_man", a seat')
     flow = game.hand_flow(state, hands, trump, old_man)
-    ref.hand = FilkoHand(game, flow.deal, state, req.lang, flow=flow)  # type: ignore[arg-type]
+    ref.hand = FilkoHand(game, flow.deal, state, req.lang, flow=flow)  # type: ignore[arg-type]  # hand_flow has dealt
     if fresh:
         return {"ok": True, "old_man": flow.old_man,
                 "call": "card" if game.uses_call else "trump"}
@@ -144,7 +145,7 @@ def op_call(ref: Referee, req: Request) -> Answer:
         flow.call(seat, card=req.card(game, "card"))
     else:
         flow.call(seat, trump=req.suit(game, "trump"))
-    hand.deal = flow.deal  # type: ignore[assignment]
+    hand.deal = flow.deal  # type: ignore[assignment]  # set: the flow has dealt
     assert flow.deal is not None
     out: Answer = {"ok": True, "trump": flow.trump}
     called = getattr(flow, "called", None)
@@ -224,7 +225,7 @@ def op_undo(ref: Referee, req: Request) -> Answer:
         return {"ok": True, "seat": event.seat, "card": event.card.code}
     if action == "call" and flow._log and flow._log[-1][0] == "trump":
         flow.undo()
-    hand.deal = flow.deal  # type: ignore[assignment]
+    hand.deal = flow.deal  # type: ignore[assignment]  # set: the flow has dealt
     return {"ok": True, "undone": "call" if action in ("call", "trump") else action}
 
 
@@ -240,8 +241,8 @@ def op_settle(ref: Referee, req: Request) -> Answer:
         teams = req.get("teams")
         old_man = req.seat(game, "old_man") if req.get("old_man") is not None else None
         trump = req.suit(game, "trump") if req.get("trump") is not None else None
-        after = game.settle(state, points, teams=teams, old_man=old_man, trump=trump,
-                            servant=req.get("servant"))
+        after: MatchState = game.settle(state, points, teams=teams, old_man=old_man,
+                                        trump=trump, servant=req.get("servant"))
     else:
         after = game.settle(state, points, servant=req.get("servant"))
     return {"ok": True, "state": after.to_json()}
@@ -250,7 +251,7 @@ def op_settle(ref: Referee, req: Request) -> Answer:
 def op_view(ref: Referee, req: Request) -> Answer:
     hand, flow = _current(ref, req)
     seat = req.seat(hand.game, "seat") if req.get("seat") is not None else None
-    view = flow.view(seat)  # type: ignore[attr-defined]
+    view = flow.view(seat)  # type: ignore[attr-defined]  # a FilkoFlow's view
     step = view.step
     return {
         "ok": True, "seat": seat, "hand": [c.code for c in view.hand],
@@ -313,7 +314,7 @@ def _export_five(hand: RecordedHand) -> list[dict[str, Any]]:
         elif a.prompt == "filko5_name_trump":
             # the trump suit alone is the call under Rich and Poor by Overs;
             # otherwise the called card (next) names it
-            if not hand.game.uses_call:  # type: ignore[attr-defined]
+            if not hand.game.uses_call:  # type: ignore[attr-defined]  # a Filko5 game
                 out.append(hand.op("call", seat=a.seat, trump=a.choice))
         elif a.prompt == "filko5_call_card":
             out.append(hand.op("call", seat=a.seat, card=a.choice))

@@ -1,4 +1,8 @@
-"""`cardtable sim`: the table on a PC (see docs/simulator.md)."""
+"""`cardtable sim`: the table on a PC (see docs/simulator.md).
+
+The command exists only where the fakes are installed: `hw_mocks` registers
+it in the entry-point group `cardtable.commands` (see `table.backends`).
+"""
 
 from __future__ import annotations
 
