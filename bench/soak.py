@@ -118,7 +118,7 @@ class Disturber:
 
 def child(args: argparse.Namespace) -> int:
     from hw_mocks.bot import Bot
-    from table.controller.rig import Rig
+    from hw_mocks.rig import Rig
     from table.settings import TableSettings
 
     state = Path(args.state)

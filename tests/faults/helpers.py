@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.settings import TableSettings
 
 ADMIN = "AD000001"

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from table.controller import machine
-from table.controller.rig import Rig
+from hw_mocks.rig import Rig
 from table.ports import DEALER
 from table.screens.view import EnrollView, ErrorView, MenuView, TextView
 from table.settings import TableSettings
