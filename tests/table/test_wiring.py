@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from table.config import USABLE_PINS, loads
+from table.config import loads
+from table.fields import USABLE_PINS
 from table.power import budget
 from table.wiring import GROUNDS, HEADER, PHYSICAL, bus_pins_match, main, pin_uses, svg
 
