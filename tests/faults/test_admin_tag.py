@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from table.controller import machine
 from hw_mocks.rig import Rig
+from table.controller import machine
 from table.ports import DEALER
 from table.screens.view import EnrollView, ErrorView, MenuView, TextView
 from table.settings import TableSettings
