@@ -60,6 +60,8 @@ class SuecaDeal(Deal):
         self.denounce_mode = game.options["revoke_mode"] != "strict"
         self.penalty: Penalty | None = None
         self._finished_before_penalty = False
+        #: The hand ended by a granted redeal claim (`end_by_redeal`).
+        self.redealt = False
 
     def _legal(self, seat: int, hand: int) -> int:
         if self.denounce_mode:
@@ -115,6 +117,7 @@ class SuecaDeal(Deal):
 
     def end_by_redeal(self) -> None:
         """A redeal was granted before the first card: the hand ends here."""
+        self.redealt = True
         self.finished = True
         self._changed()
 

@@ -113,8 +113,8 @@ def op_denounce(ref: Referee, req: Request) -> Answer:
     hand, game, deal = _session(ref)
     seat = req.seat(game, "seat")
     accused = check_seat(game, req.require("accused"), "accused")
-    if deal.finished and deal.penalty is None and len(deal.tricks) < game.tricks_per_hand:
-        raise EngineError("hand_over")  # a redealt hand
+    if deal.redealt:
+        raise EngineError("hand_over")
     penalty = deal.denounce(seat, accused)
     result: Answer = {"points": deal.team_points()}
     before = hand.extra.get("before")
