@@ -50,3 +50,32 @@ def test_the_shown_cards_must_be_the_dealers_when_the_hands_are_known():
     with pytest.raises(IllegalPlay) as refused:
         game.check_shown(0, [card("9h")], hands)
     assert refused.value.reason == "not_in_hand" and refused.value.params["seat"] == 0
+
+
+def test_after_a_granted_redeal_the_referee_refuses_a_denounce_as_hand_over():
+    import json
+    import random
+
+    from engine.games.sueca import hand_points
+    from table.referee import Referee
+
+    game = get_game("sueca", {"revoke_mode": "denounce_match_loss"})
+    for seed in range(500):
+        dealt = game.deal(random.Random(seed), 3)
+        if hand_points(dealt.hands[dealt.leader]) <= 10:
+            break
+    else:
+        pytest.fail("no weak hand in 500 deals")
+    ref = Referee()
+
+    def ask(**obj):
+        return json.loads(ref.answer_line(json.dumps(obj)))
+
+    hands = [[c.code for c in h] for h in dealt.hands]
+    assert ask(op="new_hand", game="sueca", options={"revoke_mode": "denounce_match_loss"},
+               state={"score": [0, 0], "carry": 0, "dealer": 3, "winner": None},
+               shown=[dealt.shown[0].code], hands=hands)["ok"]
+    granted = ask(op="redeal", game="sueca", seat=dealt.leader)
+    assert granted["ok"] and granted["hand"]["redeal"] == dealt.leader
+    refused = ask(op="denounce", game="sueca", seat=1, accused=0)
+    assert refused["ok"] is False and refused["reason"] == "hand_over"
