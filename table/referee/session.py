@@ -97,7 +97,8 @@ class Referee:
         if isinstance(game_id, str):
             extras = extra_ops(game_id)
             if op in extras:
-                return extras[op]
+                extra: Handler = extras[op]
+                return extra
         handler = OPS.get(op)
         if handler is None:
             raise BadRequest(f'unknown op "{op}"')

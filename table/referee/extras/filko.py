@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine import BadRequest, Card, EngineError, Game, IllegalPlay
+from engine import BadRequest, Card, EngineError, Game, IllegalPlay, MatchState
 from engine.flow import HandFlow
 from engine.games.filko import Filko5
 from engine.games.filko.five_deal import Filko5Deal
@@ -233,8 +233,8 @@ def op_settle(ref: Referee, req: Request) -> Answer:
         teams = req.get("teams")
         old_man = req.seat(game, "old_man") if req.get("old_man") is not None else None
         trump = req.suit(game, "trump") if req.get("trump") is not None else None
-        after = game.settle(state, points, teams=teams, old_man=old_man, trump=trump,
-                            servant=req.get("servant"))
+        after: MatchState = game.settle(state, points, teams=teams, old_man=old_man,
+                                        trump=trump, servant=req.get("servant"))
     else:
         after = game.settle(state, points, servant=req.get("servant"))
     return {"ok": True, "state": after.to_json()}
