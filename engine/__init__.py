@@ -16,8 +16,9 @@ from engine.errors import (
     UnknownGame,
     UnknownOption,
 )
-from engine.games import DealtHands, Game, MatchState, game_ids, get_game
+from engine.game import DealtHands, Game, MatchState
 from engine.packs import PACKS, Pack
+from engine.registry import game_ids, get_game
 
 __all__ = [
     "PACKS",

@@ -36,6 +36,7 @@ class Card:
     suit: str
     code: str
     index: int
+    _hash: int
 
     def __new__(cls, rank: str, suit: str) -> Card:
         found = _INTERNED.get(rank + suit) if isinstance(rank, str) and isinstance(

@@ -7,8 +7,11 @@ Two ways of knowing the cards:
 * **hands unknown** (`hands=None`): the deal checks the turn, that the card is
   in the pack, not already played and not known to be someone else's; it
   tracks the voids each seat has shown and reports a `Revoke` the moment a
-  later play proves one. The play itself is accepted: the cards are on the
-  table already.
+  play proves one: a seat that fails to follow (or to trump) while it still
+  holds a public card of that suit (`known`: shown for trumps, cut cards
+  shown, melds on the table, the turn-up) revokes at that very play; a seat
+  that showed a void and later plays a card of that suit revoked back then.
+  The play itself is accepted: the cards are on the table already.
 
 Games with extra steps (binding, melds, draws) subclass `Deal` and override the
 `_legal` hook or wrap `play`.
@@ -19,15 +22,45 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from engine.cards import TRUMP, Card
 from engine.errors import BadRequest, IllegalPlay, UnknownCard
 from engine.legal import legal_mask, refusal
-from engine.packs import iter_bits
+from engine.packs import Pack, iter_bits
+from engine.ranking import Ranking
 
-if TYPE_CHECKING:
-    from engine.games.base import Game
+
+class DealRules(Protocol):
+    """What a deal asks of its game (`engine.game.Game` provides it all)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def tricks_per_hand(self) -> int: ...
+    @property
+    def legal_family(self) -> str: ...
+    @property
+    def pack(self) -> Pack: ...
+    @property
+    def undertrump_required(self) -> bool: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def ranking(self) -> Ranking: ...
+    @property
+    def refusal(self) -> type[IllegalPlay]: ...
+
+    def team_of(self, seat: int) -> int: ...
+    def team_points(self, deal: Deal) -> list[int]: ...
+    def team_tricks(self, deal: Deal) -> list[int]: ...
+    def is_decided(self, deal: Deal) -> bool: ...
+    def legal_subset(self, trump: str | None, trick: Sequence[Card], hand: Sequence[Card],
+                     **context: Any) -> list[Card]: ...
 
 
 class Trick(NamedTuple):
@@ -39,16 +72,25 @@ class Trick(NamedTuple):
     winner: int
     points: int
 
+    def to_json(self) -> dict[str, int]:
+        """The referee's `trick`: `{"winner": seat, "points": n}`."""
+        return {"winner": self.winner, "points": self.points}
+
 
 @dataclass(frozen=True, slots=True)
 class Revoke:
-    """Proof that `seat` revoked: it showed a void in `suit` at trick `trick`
-    (counted from 1) and later played a card of that suit. `suit` is a suit
-    letter; for trumps, the trump suit's letter."""
+    """Proof that `seat` revoked at trick `trick` (counted from 1) in `suit`:
+    it showed a void in that suit there while holding a public card of it,
+    or later played a card of it. `suit` is a suit letter; for trumps, the
+    trump suit's letter."""
 
     seat: int
     trick: int
     suit: str
+
+    def to_json(self) -> dict[str, int | str]:
+        """The referee's `revoke`: `{"seat": s, "trick": n, "suit": letter}`."""
+        return {"seat": self.seat, "trick": self.trick, "suit": self.suit}
 
 
 class PlayOutcome(NamedTuple):
@@ -71,7 +113,7 @@ class Deal:
 
     def __init__(
         self,
-        game: Game,
+        game: DealRules,
         trump: str | None,
         leader: int,
         hands: Sequence[Iterable[Card]] | None = None,
@@ -260,7 +302,7 @@ class Deal:
                 raise IllegalPlay("not_in_hand", **self._params(seat, card=c.code))
             if not self._turn_legal() >> slot & 1:
                 reason, suit = self._refusal(seat, hand, slot)
-                raise IllegalPlay(reason, **self._params(seat, card=c.code, suit=suit))
+                raise self.refused(reason, **self._params(seat, card=c.code, suit=suit))
             return c, slot
         if pack.slot(c, ~self.played) < 0:
             raise IllegalPlay("already_played", **self._params(seat, card=c.code))
@@ -273,6 +315,11 @@ class Deal:
             raise IllegalPlay("not_in_hand", **self._params(seat, card=c.code))
         own = pack.slot(c, ~self.played & self.known[seat])
         return c, (own if own >= 0 else free)
+
+    def refused(self, reason: str, **params: object) -> IllegalPlay:
+        """The refusal for `reason`, its sentence from the game's catalogue
+        (a `_refusal` hook may answer one of the game's own codes)."""
+        return self.game.refusal(reason, **params)
 
     def _refusal(self, seat: int, hand: int, slot: int) -> tuple[str, str]:
         """Hook: the reason code and suit for an illegal held card."""
@@ -329,15 +376,26 @@ class Deal:
         if self.trick:
             led = self.tables.eff[self.trick[0]]
             if e != led:
-                self._mark_void(seat, led)
-                if self.family in ("FT", "UB", "BE") and e != TRUMP and led != TRUMP:
-                    self._mark_void(seat, TRUMP)
+                proven = self._mark_void(seat, led)
+                if (proven is None and self.family in ("FT", "UB", "BE") and e != TRUMP
+                        and led != TRUMP):
+                    proven = self._mark_void(seat, TRUMP)
+                if proven is not None and revoke is None:
+                    revoke = proven
         return revoke
 
-    def _mark_void(self, seat: int, e: int) -> None:
+    def _mark_void(self, seat: int, e: int) -> Revoke | None:
+        """`seat` shows it has no card of effective suit `e`. If a public card
+        of that suit is still known to be in its hand, that is a revoke now
+        (returned, and recorded); otherwise the void is remembered."""
+        if self.known[seat] & ~self.played & self.tables.suit_mask[e]:
+            revoke = Revoke(seat, len(self.tricks) + 1, self.tables.suit_letter(e))
+            self.revokes.append(revoke)
+            return revoke
         if not self.voids[seat] >> e & 1:
             self.voids[seat] |= 1 << e
             self.void_trick[seat][e] = len(self.tricks) + 1
+        return None
 
     def _close_trick(self) -> Trick:
         t = self.tables

@@ -2,18 +2,24 @@
 
 They subclass builtins (`ValueError`, `LookupError`) so callers that do not
 know the engine can still catch them sensibly. `message(lang)` renders the
-sentence for a person in English, Romanian or Hungarian.
+sentence for a person in English, Romanian or Hungarian from the error's
+catalogue: the engine's own (`engine.messages.CORE`), or a game's, for the
+errors a game raises (each game's `messages` module subclasses these).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
+
+from engine.messages import CORE, Catalogue
 
 
 class EngineError(Exception):
     """Base of every engine error: a spec reason code plus message parameters."""
 
     reason: str = "bad_request"
+    #: Where `message` finds the sentence for `reason`.
+    catalogue: ClassVar[Catalogue] = CORE
 
     def __init__(self, reason: str | None = None, **params: Any) -> None:
         if reason is not None:
@@ -22,9 +28,7 @@ class EngineError(Exception):
         super().__init__(self.message("en"))
 
     def message(self, lang: str = "en") -> str:
-        from engine.messages import render
-
-        return render(self.reason, lang, **self.params)
+        return self.catalogue.render(self.reason, lang, **self.params)
 
 
 class BadRequest(EngineError, ValueError):

@@ -18,16 +18,27 @@ Step kinds:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.cards import Card
-from engine.deal import Deal, PlayOutcome
+from engine.deal import Deal, DealRules, PlayOutcome
 from engine.errors import BadRequest, IllegalPlay
+from engine.match import MatchState
 
-if TYPE_CHECKING:
-    from engine.games.base import Game, MatchState
+
+class FlowRules(DealRules, Protocol):
+    """What a hand flow asks of its game (`engine.game.Game` provides it all)."""
+
+    def trump_from_shown(self, shown: Sequence[Card]) -> tuple[str, int]: ...
+    def check_shown(self, dealer: int, shown: Iterable[Card],
+                    hands: Sequence[Sequence[Card]] | None) -> None: ...
+    def first_leader(self, state: MatchState) -> int: ...
+    def new_deal(self, trump: str | None, leader: int,
+                 hands: Sequence[Iterable[Card]] | None = None,
+                 known: Mapping[int, Iterable[Card]] | None = None) -> Deal: ...
+    def settle_deal(self, state: MatchState, deal: Deal) -> MatchState: ...
 
 
 @dataclass(frozen=True)
@@ -69,7 +80,7 @@ class HandFlow:
     it is already known (for instance read while dealing).
     """
 
-    def __init__(self, game: Game, state: MatchState,
+    def __init__(self, game: FlowRules, state: MatchState,
                  hands: Sequence[Iterable[Card]] | None = None,
                  trump: str | None = None) -> None:
         self.game = game
@@ -198,9 +209,7 @@ class HandFlow:
         if card in self.shown:
             raise IllegalPlay("already_played", seat=seat, card=card.code,
                               family=self.game.pack.family)
-        if self.hands is not None and card not in self.hands[seat]:
-            raise IllegalPlay("not_in_hand", seat=seat, card=card.code,
-                              family=self.game.pack.family)
+        self.game.check_shown(seat, [card], self.hands)
         self.shown.append(card)
         try:
             trump, used = self.game.trump_from_shown(self.shown)

@@ -1,13 +1,19 @@
 """Sentences for people, in English, Romanian and Hungarian.
 
 Pure data and string formatting; no gettext here because the engine does no
-I/O. A reason code plus its parameters renders to one sentence. Games add their
-own codes with `register`.
+I/O. A reason code plus its parameters renders to one sentence.
+
+Messages live in explicit catalogues (`Catalogue`): `CORE` holds the engine's
+own codes; each game's package has its catalogue (`CORE` and its own codes),
+which the registry finds (`Game.messages`, `engine.registry.catalogue`); the
+table joins its own (`catalogue | table_catalogue`). Nothing is registered by
+importing a module, and a code a catalogue does not know is an error
+(`UnknownReason`), never a sentence made up on the spot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 LANGS = ("en", "ro", "hu")
@@ -48,7 +54,7 @@ _RANK_NAMES: dict[str, dict[str, dict[str, str]]] = {
     },
 }
 
-_TEMPLATES: dict[str, dict[str, str]] = {
+_CORE: dict[str, dict[str, str]] = {
     "bad_request": {
         "en": "Bad request: {detail}",
         "ro": "Cerere greșită: {detail}",
@@ -124,19 +130,81 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "ro": "Partida s-a terminat.",
         "hu": "A leosztás véget ért.",
     },
+    # The prompts of the base `HandFlow` (`engine.flow`).
+    "show_trump": {
+        "en": "Seat {seat}: show the cards for trumps",
+        "ro": "Locul {seat}: arătați cărțile pentru atu",
+        "hu": "{seat}. hely: mutassa az adu lapjait",
+    },
+    "play": {
+        "en": "Seat {seat} to play",
+        "ro": "Joacă locul {seat}",
+        "hu": "{seat}. hely következik",
+    },
 }
 
 
-def register(reason: str, templates: Mapping[str, str]) -> None:
-    """Add a game's own reason code. Every language must be given."""
-    missing = [lang for lang in LANGS if lang not in templates]
-    if missing:
-        raise ValueError(f"templates for {reason!r} lack {missing}")
-    _TEMPLATES[reason] = dict(templates)
+class UnknownReason(KeyError):
+    """A reason code the catalogue has no sentence for: a bug, never shown
+    to a player as a made-up sentence."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"no message for the reason code {self.reason!r}"
+
+
+class Catalogue(Mapping[str, Mapping[str, str]]):
+    """Reason codes and their sentences in every language (`LANGS`): a
+    read-only mapping `code -> {lang: template}`. Join two with `|`; a code
+    both give must have the same sentences."""
+
+    def __init__(self, templates: Mapping[str, Mapping[str, str]]) -> None:
+        entries: dict[str, dict[str, str]] = {}
+        for reason, texts in templates.items():
+            missing = [lang for lang in LANGS if not texts.get(lang)]
+            if missing:
+                raise ValueError(f"the message {reason!r} lacks {', '.join(missing)}")
+            entries[reason] = {lang: texts[lang] for lang in LANGS}
+        self._entries = entries
+
+    def __getitem__(self, reason: str) -> Mapping[str, str]:
+        try:
+            return self._entries[reason]
+        except KeyError:
+            raise UnknownReason(reason) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __or__(self, other: Mapping[str, Mapping[str, str]]) -> Catalogue:
+        for reason, texts in other.items():
+            mine = self._entries.get(reason)
+            if mine is not None and dict(mine) != {lang: texts[lang] for lang in LANGS}:
+                raise ValueError(f"two different messages for {reason!r}")
+        return Catalogue({**self._entries, **other})
+
+    def codes(self) -> frozenset[str]:
+        return frozenset(self._entries)
+
+    def render(self, reason: str, lang: str = "en", **params: Any) -> str:
+        """The sentence for `reason` in `lang` (English when the language is
+        unknown). Raises `UnknownReason` for a code this catalogue lacks."""
+        return _render(self, reason, lang, params)
+
+
+#: The engine's own codes: requests, cards, turns, following, undo.
+CORE = Catalogue(_CORE)
 
 
 def known_reasons() -> frozenset[str]:
-    return frozenset(_TEMPLATES)
+    """The engine's own codes (a game's are in its catalogue)."""
+    return CORE.codes()
 
 
 def suit_name(suit: str, family: str, lang: str = "en") -> str:
@@ -164,13 +232,15 @@ def card_name(code: str, family: str, lang: str = "en") -> str:
 
 
 def render(reason: str, lang: str = "en", **params: Any) -> str:
-    """The sentence for `reason` in `lang` (English when the language is unknown)."""
+    """The sentence for one of the engine's own codes (`CORE.render`)."""
+    return CORE.render(reason, lang, **params)
+
+
+def _render(catalogue: Catalogue, reason: str, lang: str, params: Mapping[str, Any]) -> str:
     lang = lang if lang in LANGS else "en"
     if reason == "unknown_option" and params.get("value") is not None:
         reason = "unknown_option_value"
-    template = _TEMPLATES.get(reason, {}).get(lang)
-    if template is None:
-        return f"{reason}: {params}" if params else reason
+    template = catalogue[reason][lang]
     family = params.get("family", "german")
     values: dict[str, Any] = dict(params)
     if "seat_label" in params:
@@ -185,5 +255,6 @@ def render(reason: str, lang: str = "en", **params: Any) -> str:
         values["value"] = repr(values["value"])
     try:
         return template.format(**values)
-    except (KeyError, IndexError, ValueError):
-        return f"{reason}: {params}"
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ValueError(f"the message {reason!r} ({lang}) needs parameters it was "
+                         f"not given: {exc}") from None

@@ -28,6 +28,9 @@ class Pack:
     name: str
     family: str  # "german" or "french": decides the names of suits and ranks
     cards: tuple[Card, ...]
+    #: The name of a regional pack that differs from the usual one of its size
+    #: ("Kelebia"); empty for the usual packs.
+    variant: str = ""
     _slots: dict[Card, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     _by_index: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
@@ -123,11 +126,11 @@ def popcount(mask: int) -> int:
 
 
 def _build(name: str, family: str, ranks: Iterable[str], suits: Iterable[str],
-           remove: Iterable[str] = (), copies: int = 1) -> Pack:
+           remove: Iterable[str] = (), copies: int = 1, variant: str = "") -> Pack:
     removed = set(remove)
     ranks = tuple(ranks)
     base = [Card(r, s) for s in suits for r in ranks if r + s not in removed]
-    return Pack(name, family, tuple(base) * copies)
+    return Pack(name, family, tuple(base) * copies, variant)
 
 
 GERMAN_32 = _build("german32", "german", GERMAN_RANKS, GERMAN_SUITS)
@@ -135,7 +138,7 @@ GERMAN_32 = _build("german32", "german", GERMAN_RANKS, GERMAN_SUITS)
 GERMAN_30 = _build("german30", "german", GERMAN_RANKS, GERMAN_SUITS, remove=("7b", "7l"))
 #: Kelebia's 30-card pack: all four Sevens stay, the Eights of leaves and acorns go.
 GERMAN_30_KELEBIA = _build("german30_kelebia", "german", GERMAN_RANKS, GERMAN_SUITS,
-                           remove=("8l", "8a"))
+                           remove=("8l", "8a"), variant="Kelebia")
 GERMAN_20 = _build("german20", "german", ("U", "O", "K", "T", "A"), GERMAN_SUITS)
 FRENCH_40 = _build("french40", "french", ("2", "3", "4", "5", "6", "7", "J", "Q", "K", "A"),
                    FRENCH_SUITS)

@@ -16,10 +16,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.bots import legal_from
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.flow import HandFlow
-from engine.games.base import DealtHands, Game, MatchState
+from engine.game import DealtHands, Game, MatchState
 from table.ports import DEALER
 
 UidOf = Callable[[Card, int], str]
@@ -235,15 +236,14 @@ class Bot:
 
     def _legal(self, seat: int, hand: list[Held]) -> list[Held]:
         """The seat's cards the rules allow now (hands unknown to the table:
-        the stateless question of the game)."""
+        the engine bots' `legal_from`, the stateless question of the game)."""
         flow = self.shadow
         assert flow is not None
         deal = flow.deal
         if deal is None:
             return list(hand)
         try:
-            allowed = set(self.game.legal_subset(deal.trump, deal.current_trick,
-                                                 [c for c, _ in hand]))
+            allowed = set(legal_from(deal, seat, [c for c, _ in hand]))
         except EngineError:
             allowed = {c for c, _ in hand}
         return [h for h in hand if h[0] in allowed]

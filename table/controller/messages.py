@@ -1,10 +1,11 @@
 """The controller's own message codes (refusals and prompts), in English,
-Romanian and Hungarian, registered with the engine's message table so that
-they render like the engine's own (`engine.messages.render`)."""
+Romanian and Hungarian: the table's catalogue (`TABLE`), joined to the game's
+(`engine.registry.catalogue`) when the table renders a sentence."""
 
 from __future__ import annotations
 
-from engine import messages
+from engine.errors import IllegalPlay
+from engine.messages import CORE, Catalogue
 
 TEMPLATES: dict[str, dict[str, str]] = {
     "table_hand_full": {
@@ -50,29 +51,12 @@ TEMPLATES: dict[str, dict[str, str]] = {
     },
 }
 
-#: Prompts of the base `HandFlow`; games register their own prompt keys.
-PROMPTS: dict[str, dict[str, str]] = {
-    "show_trump": {
-        "en": "Seat {seat}: show the cards for trumps",
-        "ro": "Locul {seat}: arătați cărțile pentru atu",
-        "hu": "{seat}. hely: mutassa az adu lapjait",
-    },
-    "play": {
-        "en": "Seat {seat} to play",
-        "ro": "Joacă locul {seat}",
-        "hu": "{seat}. hely következik",
-    },
-}
+#: The table's own codes.
+TABLE = Catalogue(TEMPLATES)
 
 
-def register_all() -> None:
-    """Register every code above (prompts only where a game has not already)."""
-    for reason, templates in TEMPLATES.items():
-        messages.register(reason, templates)
-    known = messages.known_reasons()
-    for key, templates in PROMPTS.items():
-        if key not in known:
-            messages.register(key, templates)
+class TableRefusal(IllegalPlay):
+    """A card or action the table refuses for a reason of its own
+    (`table_hand_full`, `table_already_read`, ...)."""
 
-
-register_all()
+    catalogue = CORE | TABLE

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import table.controller.messages  # noqa: F401  (registers the controller's message codes)
 from engine import messages
 from engine.cards import Card
 from engine.errors import EngineError, IllegalPlay, UnknownCard
@@ -26,7 +25,9 @@ from engine.flow import Step
 from engine.games import game_class, game_ids
 from engine.options import OptionSpec
 from engine.packs import PACKS
+from engine.registry import catalogue
 from table.controller.hygiene import Debouncer, is_crosstalk
+from table.controller.messages import TABLE
 from table.controller.session import Action, Hand, Read, Selection, Session
 from table.ports import DEALER, BuzzPattern, Clock, LedPattern
 from table.registry import AlreadyEnrolled, CardRegistry, Enrolled, RegistryDamaged, RegistryError
@@ -126,6 +127,7 @@ class TableModel:
         self.listeners: list[Callable[[Notice], None]] = []
         self.draft: SetupDraft | None = None
         self.admin_cursor = 0
+        self._catalogue: tuple[str, messages.Catalogue] | None = None
         self.enroll_pack: int | None = None
         self.enroll_message = ""
         self.last_enrolled: Enrolled | None = None
@@ -170,7 +172,14 @@ class TableModel:
                 values[key] = self.seat_name(values[key])
         if "seat" in values:
             values["seat_label"] = values["seat"]
-        return messages.render(reason, self.lang, **values)
+        return self.catalogue().render(reason, self.lang, **values)
+
+    def catalogue(self) -> messages.Catalogue:
+        """The sentences the table shows: the chosen game's and the table's own."""
+        game = self.session.selection.game
+        if self._catalogue is None or self._catalogue[0] != game:
+            self._catalogue = (game, catalogue(game) | TABLE)
+        return self._catalogue[1]
 
     def refuse(self, who: int | None, reason: str, **params: Any) -> None:
         """Show a refusal: the error screen names the seat (`who`) and the

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from engine import messages
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.games.base import Game
+from engine.game import Game
+from engine.match import Standing
 from engine.packs import PACKS
 from table.controller.session import Action, Hand, Read
 from table.screens.i18n import Translate, translator
@@ -69,8 +70,8 @@ class Presenter:
             return _("French 2×{n}").format(n=pack.size // 2)
         label = _("German {n}") if pack.family == "german" else _("French {n}")
         text = label.format(n=pack.size)
-        if pack_type == "german30_kelebia":
-            text += " Kelebia"
+        if pack.variant:
+            text += " " + pack.variant
         return str(text)
 
     def team_names(self, game: Game) -> list[str]:
@@ -86,7 +87,7 @@ class Presenter:
 
     def team_line(self, game: Game, deal: Any, hand: Hand) -> TeamLine:
         """Points so far per team (per seat when teams are not fixed or known)."""
-        status = self.status_text(game, hand.state.to_json())
+        status = self.status_text(game, hand.state.standing())
         try:
             points = tuple(deal.team_points())
             names = tuple(self.team_names(game))
@@ -97,26 +98,19 @@ class Presenter:
         return TeamLine(tuple(self.seat(s) for s in range(game.players)), tuple(deal.points),
                         status)
 
-    def status_text(self, game: Game, state_json: dict[str, Any]) -> str:
-        """The match status in words: masters / slaves / even, score, winner."""
+    def status_text(self, game: Game, standing: Standing) -> str:
+        """The match status in words: masters / slaves / even, score."""
         _ = self._
         names = self.team_names(game)
         parts: list[str] = []
-        status = state_json.get("status")
-        if status == "even":
+        if standing.has_status and standing.masters is None:
             parts.append(_("even"))
-        elif isinstance(status, str) and status.startswith("masters:"):
-            try:
-                t = int(status.split(":")[1])
-                parts.append(_("{masters} masters, {slaves} slaves").format(
-                    masters=names[t], slaves=names[1 - t]))
-            except (ValueError, IndexError):
-                parts.append(status)
-        elif isinstance(status, str):
-            parts.append(status)
-        score = state_json.get("score")
-        if isinstance(score, list) and score and all(isinstance(x, int) for x in score):
-            parts.append(_("score") + " " + ":".join(str(x) for x in score))
+        elif standing.has_status and standing.masters is not None:
+            t = standing.masters
+            parts.append(_("{masters} masters, {slaves} slaves").format(
+                masters=names[t], slaves=names[1 - t]))
+        if standing.score:
+            parts.append(_("score") + " " + ":".join(str(x) for x in standing.score))
         return ", ".join(parts)
 
     def winner_text(self, game: Game, state_json: dict[str, Any]) -> str:
@@ -288,7 +282,7 @@ class Presenter:
             return str(self._("Seat {seat}").format(seat=self.seat(int(choice))))
         word, sep, target = choice.partition(":")
         label = word
-        known = messages.known_reasons()
+        known = self.m.catalogue()
         for key in (f"{prompt}_{word}", f"choice_{word}", word):
             if key in known:
                 label = self.m.message(key, family=hand.game.pack.family)
@@ -347,12 +341,13 @@ class Presenter:
         assert flow is not None
         game = hand.game
         result = flow.result()
-        after = flow.settled().to_json()
+        settled = flow.settled()
+        after = settled.to_json()
         names = self.team_names(game)
         if len(names) != len(result.points):
             names = [str(_("Team {n}").format(n=i + 1)) for i in range(len(result.points))]
         points = " · ".join(f"{nm}: {p}" for nm, p in zip(names, result.points, strict=False))
-        lines = [points, self.status_text(game, after)]
+        lines = [points, self.status_text(game, settled.standing())]
         if after.get("over"):
             lines.append(self.winner_text(game, after))
         elif isinstance(after.get("dealer"), int):
@@ -397,7 +392,7 @@ class Presenter:
         match = self.m.session.match
         assert match is not None
         return TextView(Header(str(_("End the match?"))),
-                        (self.status_text(match.game, match.state.to_json()),),
+                        (self.status_text(match.game, match.state.standing()),),
                         str(_("OK yes · UNDO no")))
 
     def v_match_info(self) -> View:
@@ -405,8 +400,7 @@ class Presenter:
         match = self.m.session.match
         assert match is not None
         hand = match.hand
-        state = match.state.to_json()
-        lines = [self.status_text(match.game, state),
+        lines = [self.status_text(match.game, match.state.standing()),
                  _("Dealer: {seat}").format(seat=self.seat(match.state.dealer)),
                  _("Hands: {mode}").format(mode=self.knowledge_label(match.selection.knowledge))]
         detail = _("Hand {n}").format(n=hand.number) if hand is not None else ""
@@ -420,7 +414,8 @@ class Presenter:
         state = match.state.to_json()
         return TextView(Header(str(_("Match over"))),
                         (self.winner_text(match.game, state),
-                         self.status_text(match.game, state)), str(_("OK new match")))
+                         self.status_text(match.game, match.state.standing())),
+                        str(_("OK new match")))
 
     # admin
 

@@ -26,6 +26,7 @@ from engine.cards import Card
 from engine.errors import EngineError, IllegalPlay, UnknownCard
 from engine.flow import FlowEvent, HandFlow, HandResult, Step
 from engine.games.base import Game, MatchState
+from table.controller.messages import TableRefusal
 from table.journal import JournalError
 from table.ports import JournalEntry, Store
 from table.settings import KNOWLEDGE_MODES, LANGUAGES
@@ -256,7 +257,7 @@ class Session:
         if not 0 <= seat < game.players:
             raise IllegalPlay("not_expected", seat=seat, step="scan")
         if len(hand.cards_of(seat)) >= game.hand_size:
-            raise IllegalPlay("table_hand_full", seat=seat, count=game.hand_size)
+            raise TableRefusal("table_hand_full", seat=seat, count=game.hand_size)
         _check_copies(hand, card, seat)
         read = Read(seat, uid, card)
         self._record("scan", {"seat": seat, "uid": uid, "card": card.code})
@@ -473,8 +474,8 @@ def _check_copies(hand: Hand, card: Card, seat: int) -> None:
     copies = hand.game.pack.copies
     earlier = hand.copies_read(card)
     if len(earlier) >= copies:
-        raise IllegalPlay("table_already_read", seat=seat, card=card.code,
-                          owner=earlier[0].seat, family=hand.game.pack.family)
+        raise TableRefusal("table_already_read", seat=seat, card=card.code,
+                           owner=earlier[0].seat, family=hand.game.pack.family)
 
 
 def snapshot(session: Session) -> tuple[Any, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import BadRequest, Deal, EngineError, Game, IllegalPlay, MatchState
+from engine import BadRequest, Deal, EngineError, Game, MatchState
 from engine.deal import PlayOutcome
 from engine.messages import render
 from table.referee.extras import extra_ops
@@ -95,8 +95,9 @@ class Referee:
         else:
             game_id = req.get("game")
         if isinstance(game_id, str):
-            extra: Handler | None = extra_ops(game_id).get(op)
-            if extra is not None:
+            extras = extra_ops(game_id)
+            if op in extras:
+                extra: Handler = extras[op]
                 return extra
         handler = OPS.get(op)
         if handler is None:
@@ -193,13 +194,8 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
             hands.append([game.pack.parse(c) for c in h])
     known = {dealer: shown} if shown and dealer is not None and hands is None else None
     deal = game.new_deal(trump, leader, hands, known)
-    if hands is not None and dealer is not None:
-        # The shown cards are the dealer's (Filicău's first cards, Sueca's
-        # turned card), as the hand flow checks when he taps them.
-        for c in shown:
-            if c not in hands[dealer]:
-                raise IllegalPlay("not_in_hand", seat=dealer, card=c.code,
-                                  family=game.pack.family)
+    if dealer is not None:
+        game.check_shown(dealer, shown, hands)
     ref.hand = HandSession(game, deal, state, req.lang)
     out["leader"] = leader
     # Keep the spec's key order: ok first, then what the game reports.
@@ -209,10 +205,9 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
 def outcome_answer(ref: Referee, hand: HandSession, outcome: PlayOutcome) -> Answer:
     out: Answer = {"ok": True}
     if outcome.revoke is not None:
-        r = outcome.revoke
-        out["revoke"] = {"seat": r.seat, "trick": r.trick, "suit": r.suit}
+        out["revoke"] = outcome.revoke.to_json()
     if outcome.trick is not None:
-        out["trick"] = {"winner": outcome.trick.winner, "points": outcome.trick.points}
+        out["trick"] = outcome.trick.to_json()
     if outcome.hand_over:
         result: Answer = {"points": hand.deal.team_points()}
         if hand.state is not None:

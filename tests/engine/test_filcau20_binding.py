@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import cards
-from engine.games.filcau20_binding import (
+from engine.games.filcau20.binding import (
     CALLS,
     Binding,
     binding_in,

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import IllegalPlay, cards, get_game
-from engine.games.filcau20_binding import CALLS, bindings, naming_suits, required
+from engine.games.filcau20.binding import CALLS, bindings, naming_suits, required
 
 OPTIONS = st.fixed_dictionaries({}, optional={
     "must_trump": st.booleans(),

@@ -15,7 +15,7 @@ import pytest
 
 from engine import IllegalPlay, cards, get_game
 from engine.games.filcau20 import Filcau20State
-from engine.games.filcau20_binding import naming_suits, required
+from engine.games.filcau20.binding import naming_suits, required
 
 
 def calls_and_suits(hand, rule7):

@@ -8,8 +8,10 @@ import pytest
 from engine import BadRequest, IllegalPlay, card, cards
 from engine.flow import Step
 from engine.games.fildinsky import FildinskyState
-from engine.messages import render
+from engine.registry import all_messages
 from tests.engine.test_fildinsky_helpers import game, rest_of_pack
+
+render = all_messages().render
 
 H0 = "Qs Kh 7c 8c 9c 7d 8d 9d"
 H1 = "Jd Qh 7s 8s 9s Tc Jc Qc"

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine import get_game
-from engine.games.fildinsky_deal import Declared, TrickScore
+from engine.games.fildinsky.deal import Declared, TrickScore
 
 OPTION_SETS = [
     {},

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import IllegalPlay, card, cards
-from engine.games.fildinsky_deal import TrickScore
+from engine.games.fildinsky.deal import TrickScore
 from tests.engine.test_fildinsky_helpers import game, make_deal, reach_last_eight
 
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import cards
-from engine.games.fildinsky_melds import (
+from engine.games.fildinsky.melds import (
     CARDS_MISSING,
     NEEDS_TRICK_CARD,
     TOO_MANY,

@@ -10,11 +10,15 @@ from pathlib import Path
 import pytest
 
 from engine import get_game
-from engine.games.fildinsky_flow import FildinskyFlow
-from engine.messages import LANGS, known_reasons, render
+from engine.games.fildinsky.flow import FildinskyFlow
+from engine.messages import LANGS
+from engine.registry import all_messages
+
+known_reasons = all_messages().codes
+render = all_messages().render
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*(ROOT / "engine" / "games").glob("fildinsky*.py"),
+SOURCES = [*(ROOT / "engine" / "games" / "fildinsky").glob("*.py"),
            ROOT / "table" / "referee" / "extras" / "fildinsky.py"]
 
 
@@ -22,7 +26,7 @@ def reasons_raised():
     found = set()
     for path in SOURCES:
         text = path.read_text(encoding="utf-8")
-        found |= set(re.findall(r'IllegalPlay\(\s*"([a-z0-9_]+)"', text))
+        found |= set(re.findall(r'(?:IllegalPlay|Refusal|refusal)\(\s*"([a-z0-9_]+)"', text))
         found |= set(re.findall(r'reason="([a-z0-9_]+)"', text))
         found |= set(re.findall(r'Step\("[a-z]+", [^,]+, "([a-z0-9_]+)"', text))
         found |= set(re.findall(r'^[A-Z_]+ = "(meld_[a-z_]+|too_many_melds)"', text, re.M))
@@ -78,6 +82,6 @@ def test_every_menu_choice_of_random_hands_has_a_label(monkeypatch):
                 assert "{" not in render(f"{prompt}_{word}", lang)
     # Every meld name has a label, whether or not random play reached it.
     for suit in "cdhs":
-        from engine.games.fildinsky_melds import meld_kinds
+        from engine.games.fildinsky.melds import meld_kinds
         for k in meld_kinds(suit):
             assert f"fildinsky_declare_{k.name}" in known_reasons()

@@ -12,7 +12,7 @@ import pytest
 
 from engine import BadRequest, IllegalPlay, card, cards
 from engine.games.fildinsky import FildinskyState
-from engine.games.fildinsky_deal import Declared, Drawn, TrickScore, TurnedSeven
+from engine.games.fildinsky.deal import Declared, Drawn, TrickScore, TurnedSeven
 from engine.packs import FRENCH_64_DOUBLE
 from tests.engine.test_fildinsky_helpers import game, make_deal, reach_last_eight, run_policy
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import BadRequest, IllegalPlay, card, cards, get_game
-from engine.games.filko_five_deal import Filko5Deal
+from engine.games.filko.five_deal import Filko5Deal
 
 HANDS5 = [cards("Oa Ah Th Kh 9a 8a"), cards("Al Tl Kl Ul 9l 8l"), cards("Ol Ob Ab Tb Kb Ub"),
           cards("Oh Aa Ta Ka Ua Uh"), cards("9h 8h 7h 9b 8b 7a")]

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine import BadRequest, IllegalPlay, card, cards, get_game
-from engine.games import filko_bot
+from engine import bots as filko_bot
 
 #: Dealer 0. The cut showed Oa then 9h (both dealt to the dealer): hearts trumps.
 HANDS = [cards("Oa 9h Ab Tb Kb Ub 9b 8b"),

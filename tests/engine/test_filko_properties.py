@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import EngineError, IllegalPlay, get_game
-from engine.games import filko_bot
+from engine import bots as filko_bot
 
 VARIANTS = [
     ("filko", {}),

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine import BadRequest, UnknownCard, UnknownOption, card, cards, get_game
-from engine.games.filko_common import cut_recipients, shuffle_cut_deal
+from engine.games.filko.common import cut_recipients, shuffle_cut_deal
 
 
 def order(gid, trump, **options):

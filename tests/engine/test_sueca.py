@@ -10,7 +10,7 @@ import pytest
 
 from engine import BadRequest, IllegalPlay, UnknownCard, UnknownOption, card, cards, get_game
 from engine.games.sueca import SuecaState
-from engine.games.sueca_deal import Penalty
+from engine.games.sueca.deal import Penalty
 from engine.packs import FRENCH_40
 
 

@@ -1,5 +1,5 @@
 """A Sueca hand as the table lives it: the turned card, the redeal claim, the
-denounce of a revoke, the end-of-hand window and undo (engine.games.sueca_flow)."""
+denounce of a revoke, the end-of-hand window and undo (engine.games.sueca.flow)."""
 
 from __future__ import annotations
 

@@ -12,13 +12,17 @@ import pytest
 import engine.games.filcau20  # noqa: F401  (registers its messages)
 import engine.games.sueca  # noqa: F401
 from engine import get_game
-from engine.messages import LANGS, known_reasons, render
+from engine.messages import LANGS
+from engine.registry import all_messages
 from tests.engine.test_filcau20_props import random_hand as filcau_hand
 from tests.engine.test_sueca_props import random_hand as sueca_hand
 
+known_reasons = all_messages().codes
+render = all_messages().render
+
 ENGINE = Path(__file__).resolve().parents[2] / "engine" / "games"
 EXTRAS = Path(__file__).resolve().parents[2] / "table" / "referee" / "extras"
-SOURCES = [*ENGINE.glob("sueca*.py"), *ENGINE.glob("filcau20*.py"),
+SOURCES = [*(ENGINE / "sueca").glob("*.py"), *(ENGINE / "filcau20").glob("*.py"),
            EXTRAS / "sueca.py", EXTRAS / "filcau20.py"]
 GENERIC = {"play", "show_trump"}          # the table's own prompts
 
@@ -27,7 +31,7 @@ def reasons_raised() -> set[str]:
     found = set()
     for path in SOURCES:
         text = path.read_text(encoding="utf-8")
-        found |= set(re.findall(r'IllegalPlay\(\s*"([a-z0-9_]+)"', text))
+        found |= set(re.findall(r'(?:IllegalPlay|Refusal|refusal)\(\s*"([a-z0-9_]+)"', text))
         found |= set(re.findall(r'^\s*return "([a-z0-9_]+)"', text, flags=re.M))
         found |= set(re.findall(r'return "([a-z0-9_]+)", "', text))
         found |= set(re.findall(r'Step\("[a-z]+", [^,]+, "([a-z0-9_]+)"', text))

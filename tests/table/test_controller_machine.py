@@ -79,16 +79,19 @@ class StepsFlow(HandFlow):
         return FlowEvent("undone", data, data={"action": kind})
 
 
-messages.register("test_call", {"en": "Seat {seat}: call a word", "ro": "Locul {seat}: alegeți",
-                                 "hu": "{seat}. hely: válasszon"})
-messages.register("test_tap", {"en": "Seat {seat}: tap any card", "ro": "Locul {seat}: o carte",
-                                "hu": "{seat}. hely: egy lap"})
+STEPS_MESSAGES = Filicau.messages | messages.Catalogue({
+    "test_call": {"en": "Seat {seat}: call a word", "ro": "Locul {seat}: alegeți",
+                  "hu": "{seat}. hely: válasszon"},
+    "test_tap": {"en": "Seat {seat}: tap any card", "ro": "Locul {seat}: o carte",
+                 "hu": "{seat}. hely: egy lap"},
+})
 
 
 @register
 class StepsGame(Filicau):
     id = "test_steps"
     title = "Steps"
+    messages = STEPS_MESSAGES
     tricks_per_hand = 1
 
     def hand_flow(self, state, hands=None, trump=None):

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine import get_game
-from engine.games.filcau20_binding import required
+from engine.games.filcau20.binding import required
 from table.referee import Referee
 
 START = {"status": "even", "score": [3, 4], "dealer": 3, "winner": None}

@@ -8,6 +8,10 @@ documented with an example in `docs/referee.md`.
 A module may also export `EXPORT(hand) -> list[request]`: how `cardtable
 export` writes a hand the table recorded (`table.export.RecordedHand`) with
 these ops, so that the referee replays it to the same results.
+
+There is no list of games here: a game's module is named like its package in
+the engine (`engine.games.filko` -> `filko`, for every Filkó game), found
+through the engine's registry; a game without a module uses the generic ops.
 """
 
 from __future__ import annotations
@@ -15,16 +19,20 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-#: game id -> module under table.referee.extras holding its ops (if any).
-_MODULES: dict[str, str] = {
-    "filko": "filko",
-    "filko_hats": "filko",
-    "filko5": "filko",
-    "filko6": "filko",
-    "filcau20": "filcau20",
-    "sueca": "sueca",
-    "fildinsky": "fildinsky",
-}
+from engine.errors import UnknownGame
+from engine.registry import game_class
+
+
+def _module_of(game_id: str) -> str | None:
+    """The name of the game's package under `engine.games` (None: not a game)."""
+    try:
+        module = game_class(game_id).__module__
+    except UnknownGame:
+        return None
+    parts = module.split(".")
+    if len(parts) < 3 or parts[:2] != ["engine", "games"]:
+        return None
+    return parts[2]
 
 _CACHE: dict[str, dict[str, Any]] = {}
 _EXPORTS: dict[str, Any] = {}
@@ -32,7 +40,7 @@ _EXPORTS: dict[str, Any] = {}
 
 def _load(game_id: str) -> str | None:
     """Import the game's module (once); its key in the caches, or None."""
-    module = _MODULES.get(game_id)
+    module = _module_of(game_id)
     if module is None:
         return None
     if module not in _CACHE:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 from engine import BadRequest, Deal, EngineError, IllegalPlay
 from engine.flow import FlowEvent, Step
 from engine.games.filcau20 import Filcau20
-from engine.games.filcau20_flow import Filcau20Flow
+from engine.games.filcau20.flow import Filcau20Flow
 from table.referee.request import Request
 from table.referee.session import HandSession, Referee
 
@@ -157,10 +157,10 @@ def op_fris(ref: Referee, req: Request) -> Answer:
         if req.get(what) is not True:
             raise BadRequest(f'"{what}" must be true')
         _phase(flow, seat, "fris")
-        if what == "deal" and seat != flow.dealer:
-            raise IllegalPlay("only_dealer", seat=seat, turn=flow.dealer,
-                              family=game.pack.family)
-        flow.choose(seat, what)
+        if what == "deal":
+            flow.deal_rest(seat)
+        else:
+            flow.choose(seat, what)
     elif what == "trump":
         _phase(flow, seat, "name")
         if flow.fris_seat is None:
@@ -238,10 +238,9 @@ def op_play(ref: Referee, req: Request) -> Answer:
     outcome = event.outcome
     assert outcome is not None
     if outcome.revoke is not None:
-        r = outcome.revoke
-        out["revoke"] = {"seat": r.seat, "trick": r.trick, "suit": r.suit}
+        out["revoke"] = outcome.revoke.to_json()
     if outcome.trick is not None:
-        out["trick"] = {"winner": outcome.trick.winner, "points": outcome.trick.points}
+        out["trick"] = outcome.trick.to_json()
     if flow.finished:
         out["hand"] = _hand_result(hand, flow)
     return out

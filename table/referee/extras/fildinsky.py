@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from engine import BadRequest, EngineError, IllegalPlay
 from engine.cards import Card
 from engine.games.fildinsky import Fildinsky
-from engine.games.fildinsky_deal import (
+from engine.games.fildinsky.deal import (
     Declared,
     Drawn,
     Exchanged,
@@ -35,7 +35,7 @@ from engine.games.fildinsky_deal import (
     TrickScore,
     TurnedSeven,
 )
-from engine.games.fildinsky_melds import best_melds, legal_melds
+from engine.games.fildinsky.melds import best_melds, legal_melds
 from table.referee.request import Request
 from table.referee.session import HandSession, Referee
 
@@ -131,19 +131,6 @@ def _run(ref: Referee, op: str, seat: int, card: Card | None,
     return _report(hand, deal, n_events, out)
 
 
-def _close_melds_for(deal: FildinskyDeal, seat: int) -> None:
-    """The declarer moving on to draw or play declares nothing more."""
-    if deal.stage == "meld" and seat == deal.declarer:
-        deal.close_melds(seat)
-
-
-def _draw_unknown_until_play(deal: FildinskyDeal, seat: int) -> None:
-    """The next leader plays: the draws nobody reported were made unseen."""
-    if deal.stage == "draw" and seat == deal.leader:
-        while deal.stage == "draw":
-            deal.draw(deal.draws_due[0], None)
-
-
 # ----- ops -------------------------------------------------------------------------
 
 def op_new_hand(ref: Referee, req: Request) -> Answer:
@@ -190,15 +177,11 @@ def op_play(ref: Referee, req: Request) -> Answer:
     card = req.card(hand.game, "card")
 
     def body(deal: FildinskyDeal) -> Answer:
-        if deal.stage in ("meld", "draw") and seat != deal.leader:
-            raise IllegalPlay("not_your_turn", seat=seat, turn=deal.leader, family="french")
-        _close_melds_for(deal, seat)
-        _draw_unknown_until_play(deal, seat)
+        deal.move_on(seat, playing=True)
         outcome = deal.play(seat, card)
         out: Answer = {"ok": True}
         if outcome.revoke is not None:
-            r = outcome.revoke
-            out["revoke"] = {"seat": r.seat, "trick": r.trick, "suit": r.suit}
+            out["revoke"] = outcome.revoke.to_json()
         return out
 
     out = _run(ref, "play", seat, card, body)
@@ -213,7 +196,7 @@ def op_draw(ref: Referee, req: Request) -> Answer:
     card = req.card(hand.game, "card") if "card" in req else None
 
     def body(deal: FildinskyDeal) -> Answer:
-        _close_melds_for(deal, seat)
+        deal.move_on(seat)
         drawn = deal.draw(seat, card)
         out: Answer = {"ok": True}
         if drawn.card is not None:
@@ -238,17 +221,7 @@ def op_meld(ref: Referee, req: Request) -> Answer:
     exchange = req.boolean("exchange", False)
 
     def body(deal: FildinskyDeal) -> Answer:
-        deal.check_melds(seat, [])
-        if exchange:
-            deal.exchange(seat)
-        if names:
-            if deal.stage != "meld":  # the exchange was all there was to do
-                raise IllegalPlay("meld_cards_missing", seat=seat, meld=", ".join(names))
-            deal.check_melds(seat, names)
-        for name in names:
-            deal.declare(seat, name)
-        if deal.stage == "meld":
-            deal.close_melds(seat)
+        deal.declare_all(seat, names, exchange)
         return {"ok": True}
 
     return _run(ref, "meld", seat, None, body)

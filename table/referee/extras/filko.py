@@ -26,11 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine import BadRequest, Card, EngineError, Game, IllegalPlay
+from engine import BadRequest, Card, EngineError, Game, IllegalPlay, MatchState
 from engine.flow import HandFlow
-from engine.games.filko5 import Filko5
-from engine.games.filko_five_deal import Filko5Deal
-from engine.messages import register
+from engine.games.filko import Filko5
+from engine.games.filko.five_deal import Filko5Deal
 from table.referee.request import Request
 from table.referee.session import Answer, HandSession, Referee
 
@@ -38,11 +37,6 @@ if TYPE_CHECKING:
     from engine.games.base import MatchState
     from table.export import RecordedHand
 
-register("filko5_call_first", {
-    "en": "The Old Man (seat {seat}) must call first.",
-    "ro": "Bătrânul (locul {seat}) trebuie să cheme întâi.",
-    "hu": "Először az Öreg (a(z) {seat}. hely) hív.",
-})
 
 
 @dataclass
@@ -164,7 +158,7 @@ def op_play(ref: Referee, req: Request) -> Answer:
     card = req.card(game, "card")
     if flow.deal is None:
         step = flow.pending()
-        raise IllegalPlay("filko5_call_first", seat=step.seat)
+        raise game.refusal("filko5_call_first", seat=step.seat)
     if flow.deal.finished:
         raise IllegalPlay("hand_over")
     deal = flow.deal
@@ -173,10 +167,9 @@ def op_play(ref: Referee, req: Request) -> Answer:
     assert outcome is not None
     out: Answer = {"ok": True}
     if outcome.revoke is not None:
-        r = outcome.revoke
-        out["revoke"] = {"seat": r.seat, "trick": r.trick, "suit": r.suit}
+        out["revoke"] = outcome.revoke.to_json()
     if outcome.trick is not None:
-        out["trick"] = {"winner": outcome.trick.winner, "points": outcome.trick.points}
+        out["trick"] = outcome.trick.to_json()
     if isinstance(deal, Filko5Deal) and not was_public and deal.partner_public():
         out["teams"] = list(deal.teams() or ())
     if outcome.hand_over:

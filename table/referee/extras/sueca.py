@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine import BadRequest, EngineError, IllegalPlay
 from engine.games.base import check_seat
-from engine.games.sueca import Sueca, SuecaState, hand_points
-from engine.games.sueca_deal import Penalty, SuecaDeal
+from engine.games.sueca import Sueca, SuecaState
+from engine.games.sueca.deal import Penalty, SuecaDeal
 from table.referee.request import Request
 from table.referee.session import HandSession, Referee, op_new_hand
 
@@ -65,10 +65,12 @@ def op_new_hand_sueca(ref: Referee, req: Request) -> Answer:
         game = _sueca(hand.game)
         dealer = (hand.deal.leader - 1) % game.players
         turned = req.cards(game, "shown")[0]
-        if turned not in hand.deal.hand_of(dealer):
+        try:
+            game.check_shown(dealer, [turned], [hand.deal.hand_of(s)
+                                                for s in range(game.players)])
+        except IllegalPlay:
             ref.hand = previous
-            raise IllegalPlay("not_in_hand", seat=dealer, card=turned.code,
-                              family=game.pack.family)
+            raise
     hand.extra["before"] = hand.state
     return answer
 
@@ -86,11 +88,7 @@ def op_redeal(ref: Referee, req: Request) -> Answer:
     seat = req.seat(game, "seat")
     if deal.finished:
         raise EngineError("hand_over")
-    if deal.played:
-        raise IllegalPlay("redeal_too_late", seat=seat, family=game.pack.family)
-    limit = game.redeal_limit(seat, deal.leader)
-    if limit is None:
-        raise IllegalPlay("redeal_not_allowed", seat=seat, family=game.pack.family)
+    limit = game.redeal_claim_limit(seat, deal.leader, deal.played)
     if deal.hands is not None:
         if "hand" in req:
             raise BadRequest('the hands are known: do not send "hand"')
@@ -102,11 +100,8 @@ def op_redeal(ref: Referee, req: Request) -> Answer:
         for other in range(game.players):
             if other != seat and set(deal.hand_of(other)) & set(cards):
                 raise BadRequest(f"some of those cards are known to be seat {other}'s")
-    points = hand_points(cards)
-    if points > limit:
-        raise IllegalPlay("redeal_refused", seat=seat, points=points, limit=limit,
-                          family=game.pack.family)
-    deal.finished = True
+    points = game.redeal_points(seat, cards, limit)
+    deal.end_by_redeal()
     result: Answer = {"redeal": seat, "points": points}
     if hand.state is not None:
         hand.state = game.settle(hand.state, None, redeal=True)
@@ -118,8 +113,8 @@ def op_denounce(ref: Referee, req: Request) -> Answer:
     hand, game, deal = _session(ref)
     seat = req.seat(game, "seat")
     accused = check_seat(game, req.require("accused"), "accused")
-    if deal.finished and deal.penalty is None and len(deal.tricks) < game.tricks_per_hand:
-        raise EngineError("hand_over")  # a redealt hand
+    if deal.redealt:
+        raise EngineError("hand_over")
     penalty = deal.denounce(seat, accused)
     result: Answer = {"points": deal.team_points()}
     before = hand.extra.get("before")
