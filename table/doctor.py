@@ -551,9 +551,9 @@ class Doctor:
             return
         if not result.version:
             self.add("fail", "hub", f"{where}: no answer to VER in {self.hub_wait_s:g} s",
-                     "is it the reader hub? Copy the hub's firmware to the Pico "
-                     "(mpremote cp firmware/*.py :, see firmware/PROTOCOL.md) and plug it "
-                     "in again")
+                     "is it the reader hub? Put the hub's firmware on the Pico (docs/readers.md, "
+                     "\"Updating the hub's firmware\": mpremote on a new Pico, `cardtable "
+                     "hub-update` first on a running hub) and plug it in again")
         else:
             name, version, protocol = (*result.version, "", "", "")[:3]
             if protocol == "1":
