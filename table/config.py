@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from table.club.config import ClubConfig, check_club
 from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings
 
 DEFAULT_PATH = Path("/etc/cardtable/config.toml")
@@ -198,6 +199,8 @@ class Config:
     gpio: GpioConfig = field(default_factory=GpioConfig)
     state_dir: Path = Path(DEFAULT_STATE_DIR)
     source: Path | None = None
+    #: The `[club]` section (table.club.config), None without one.
+    club: ClubConfig | None = None
 
     def readers_by_place(self) -> dict[int, Reader]:
         """Every reader by its place: seat number in order of play, or
@@ -529,6 +532,8 @@ class _Checker:
         gpio = GpioConfig(gpio_sec.choice("pin_factory", "auto", PIN_FACTORIES))
         gpio_sec.finish()
         settings = self.table(table, seats, dealer, display)
+        top.used.add("club")
+        club = check_club(data.get("club"), self.add)
         top.finish()
         self.check_pins()
         # Report in the order of the file's sections.
@@ -538,7 +543,8 @@ class _Checker:
             return Config()
         return Config(table=settings, direction=direction, seats=seats, dealer=dealer,
                       readers=readers, hub=hub, display=display, buttons=buttons, leds=leds,
-                      buzzer=buzzer, gpio=gpio, state_dir=Path(state_dir), source=source)
+                      buzzer=buzzer, gpio=gpio, state_dir=Path(state_dir), source=source,
+                      club=club)
 
     # ----- [table] ---------------------------------------------------------------
 
