@@ -20,6 +20,8 @@ COMMANDS: dict[str, str] = {
     "run": "table.commands.run:add_parser",
     "export": "table.commands.export:add_parser",
     "enroll": "table.commands.enroll:add_parser",
+    "hub": "table.commands.hub:add_parser",
+    "club-sim": "table.commands.club_sim:add_parser",
 }
 
 

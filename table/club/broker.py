@@ -34,7 +34,7 @@ class EmbeddedBroker:
 
     def start(self, timeout: float = 10.0) -> None:
         try:
-            import amqtt.broker  # noqa: F401
+            import amqtt.broker  # type: ignore[import-untyped]  # noqa: F401
         except ModuleNotFoundError:
             raise BrokerError("the embedded broker needs amqtt: pip install "
                               "'cardtable[club]', or give a broker with --broker") from None
@@ -49,7 +49,7 @@ class EmbeddedBroker:
                               f"{self._error}")
 
     def _main(self) -> None:
-        from amqtt.broker import Broker
+        from amqtt.broker import Broker  # type: ignore[import-untyped]
 
         loop = asyncio.new_event_loop()
         self._loop = loop

@@ -13,8 +13,9 @@ def make_client(broker: Broker, client_id: str, *, persistent: bool = True,
     """A paho `Client` set up for `broker` (not connected yet: call
     `connect_async` and `loop_start`)."""
     import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
 
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                          clean_session=not persistent, protocol=mqtt.MQTTv311)
     if broker.username is not None:
         client.username_pw_set(broker.username, broker.password)

@@ -147,6 +147,8 @@ class Publisher:
             self._status(False)
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        if msg.topic != topics.ack_topic(self.name):
+            return  # (a broker may pass on what the session once asked for)
         try:
             value = topics.decode_ack(msg.payload)
         except topics.BadMessage as exc:
@@ -225,7 +227,8 @@ class Publisher:
                         self._sent = e.seq
 
 
-def attach(controller: Any, club: ClubConfig, journal_path: str | Path) -> Publisher:
+def attach(controller: Any, club: ClubConfig, journal_path: str | Path,
+           resend_after: float = 3.0) -> Publisher:
     """A started publisher for `controller`'s journal: told after each event
     that appended entries, and showing the offline mark on the table's
     screen while the broker cannot be reached."""
@@ -234,7 +237,7 @@ def attach(controller: Any, club: ClubConfig, journal_path: str | Path) -> Publi
         controller.post_refresh()
 
     controller.model.club_offline = True
-    pub = Publisher(journal_path, club, on_status=status)
+    pub = Publisher(journal_path, club, on_status=status, resend_after=resend_after)
     controller.journal_listeners.append(pub.notify)
     pub.start()
     return pub
