@@ -49,7 +49,7 @@ class EmbeddedBroker:
                               f"{self._error}")
 
     def _main(self) -> None:
-        from amqtt.broker import Broker  # type: ignore[import-untyped]
+        from amqtt.broker import Broker
 
         loop = asyncio.new_event_loop()
         self._loop = loop

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from html import escape
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from html import escape
 from typing import Any
 
 from starlette.applications import Starlette
