@@ -9,7 +9,7 @@ from table.club.config import Broker
 
 
 def make_client(broker: Broker, client_id: str, *, persistent: bool = True,
-                max_delay: int = 2) -> Any:
+                min_delay: float = 0.25, max_delay: float = 4.0) -> Any:
     """A paho `Client` set up for `broker` (not connected yet: call
     `connect_async` and `loop_start`)."""
     import paho.mqtt.client as mqtt
@@ -21,7 +21,8 @@ def make_client(broker: Broker, client_id: str, *, persistent: bool = True,
         client.username_pw_set(broker.username, broker.password)
     if broker.tls:
         client.tls_set(ca_certs=str(broker.ca_file) if broker.ca_file else None)
-    client.reconnect_delay_set(min_delay=1, max_delay=max_delay)
+    delays: Any = client.reconnect_delay_set   # paho takes seconds as float too
+    delays(min_delay=min_delay, max_delay=max_delay)
     client.max_inflight_messages_set(100)
     return client
 

@@ -77,6 +77,7 @@ class Hub:
         if self._thread is not None:
             self._thread.join(5)
             self._thread = None
+        self.connected = False
         self.client.disconnect()
         self.client.loop_stop()
 
