@@ -17,6 +17,8 @@ import pytest
 PACKAGES: dict[str, str] = {
     "gcc": "gcc",
     "mosquitto": "mosquitto",
+    "mosquitto_passwd": "mosquitto",
+    "openssl": "openssl",
     "chromium": "chromium",
     "chromedriver": "chromium-driver",
     "espeak-ng": "espeak-ng",

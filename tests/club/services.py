@@ -4,6 +4,7 @@ can cut a table's network, and a hub with its web pages."""
 
 from __future__ import annotations
 
+import getpass
 import socket
 import subprocess
 import threading
@@ -79,14 +80,21 @@ class Mosquitto:
     """The real `mosquitto` on a free localhost port, with a password file
     (users `hub` and the tables) and the ACL of docs/club.md."""
 
-    def __init__(self, folder: Path, users: dict[str, str] | None = None) -> None:
+    def __init__(self, folder: Path, users: dict[str, str] | None = None,
+                 tls: bool = False) -> None:
         self.binary = require_program("mosquitto")
         self.folder = folder
         self.port = free_port()
         self.users = users
+        self.tls = tls
         self.proc: subprocess.Popen[bytes] | None = None
-        conf = [f"listener {self.port} 127.0.0.1", "persistence true",
+        # as root, mosquitto would switch to its own user, who cannot read this folder
+        conf = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1", "persistence true",
                 f"persistence_location {folder}/", "autosave_interval 1"]
+        if tls:
+            make_certificates(folder)
+            conf += [f"cafile {folder / 'ca.pem'}", f"certfile {folder / 'server.pem'}",
+                     f"keyfile {folder / 'server.key'}"]
         if users is not None:
             passwd = folder / "passwd"
             passwd.write_text("")
@@ -115,9 +123,27 @@ class Mosquitto:
             self.proc = None
 
     def url(self, user: str | None = None) -> str:
+        scheme = "mqtts" if self.tls else "mqtt"
+        host = "localhost" if self.tls else "127.0.0.1"
         if user is None or self.users is None:
-            return f"mqtt://127.0.0.1:{self.port}"
-        return f"mqtt://{user}:{self.users[user]}@127.0.0.1:{self.port}"
+            return f"{scheme}://{host}:{self.port}"
+        return f"{scheme}://{user}:{self.users[user]}@{host}:{self.port}"
+
+
+def make_certificates(folder: Path) -> None:
+    """A CA and a certificate for `localhost` signed by it (openssl)."""
+    openssl = require_program("openssl")
+
+    def run(*args: str) -> None:
+        subprocess.run([openssl, *args], check=True, capture_output=True, cwd=folder)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=club CA",
+        "-keyout", "ca.key", "-out", "ca.pem")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout",
+        "server.key", "-out", "server.csr")
+    (folder / "san.ext").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+        "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "server.pem")
 
 
 class TcpProxy:
