@@ -18,7 +18,7 @@ from typing import Any
 from hw_mocks.simulator.driver import SimTable
 from hw_mocks.simulator.headless import demo_settings
 from table.club.config import Broker, ClubConfig
-from table.club.publisher import Publisher, attach
+from table.club.publisher import Publisher, attach, follow
 from table.controller.loop import JOURNAL_FILE
 from table.settings import TableSettings
 
@@ -28,21 +28,44 @@ GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 
 
+class ClubSimTable(SimTable):
+    """A simulated table with the club publisher attached (also after a
+    power cut: the new controller tells the same publisher)."""
+
+    def __init__(self, settings: TableSettings, club: ClubConfig, *,
+                 resend_after: float = 3.0, **kw: Any) -> None:
+        super().__init__(settings, **kw)
+        self.club = club
+        self.publisher: Publisher = attach(self.rig.ctl, club, self.journal_path,
+                                           resend_after=resend_after)
+
+    @property
+    def journal_path(self) -> Path:
+        return self.rig.state_dir / JOURNAL_FILE
+
+    def power_cut(self) -> None:
+        super().power_cut()
+        follow(self.rig.ctl, self.publisher)
+
+    def close(self) -> None:
+        self.publisher.stop()
+        super().close()
+
+
 class ClubTable:
     """A bot table publishing to the club (see the module docstring)."""
 
     def __init__(self, name: str, broker: Broker, settings: TableSettings, *, seed: int = 1,
                  state_dir: str | Path | None = None, resend_after: float = 3.0) -> None:
         self.name = name
-        self.sim = SimTable(settings, humans=(), seed=seed, state_dir=state_dir)
-        self.club = ClubConfig(broker, name)
-        self.publisher: Publisher = attach(self.sim.rig.ctl, self.club, self.journal_path,
-                                           resend_after=resend_after)
+        self.sim = ClubSimTable(settings, ClubConfig(broker, name), seed=seed,
+                                state_dir=state_dir, resend_after=resend_after)
+        self.publisher = self.sim.publisher
         self.matches = 0
 
     @property
     def journal_path(self) -> Path:
-        return self.sim.rig.state_dir / JOURNAL_FILE
+        return self.sim.journal_path
 
     @property
     def seq(self) -> int:
@@ -61,16 +84,30 @@ class ClubTable:
         return sim.advance()
 
     def power_cut(self) -> None:
-        """Pull the table's plug: it restarts from its journal; the publisher
-        goes on (its notifications now come from the new controller)."""
+        """Pull the table's plug: it restarts from its journal and publishes on."""
         self.sim.power_cut()
-        ctl = self.sim.rig.ctl
-        ctl.journal_listeners.append(self.publisher.notify)
-        self.publisher.notify(ctl.session.seq)
 
     def close(self) -> None:
-        self.publisher.stop()
         self.sim.close()
+
+
+def club_demo(settings: TableSettings, club: ClubConfig, seed: int = 1,
+              state_dir: Path | None = None, timeout: float = 30.0) -> tuple[ClubSimTable, bool]:
+    """`cardtable sim --demo --headless --club URL`: bots play a match at a
+    table of the room; True when the hub confirmed every entry."""
+    sim = ClubSimTable(settings, club, seed=seed, state_dir=state_dir)
+    sim.start()
+    sim.run_bots()
+    return sim, sim.publisher.wait_confirmed(int(sim.rig.session.seq), timeout)
+
+
+def club_config(url: str, name: str) -> ClubConfig:
+    """The club of `--club URL` for a table called `name` (ValueError: why not)."""
+    from table.club.config import TABLE_NAME, parse_broker
+
+    if not TABLE_NAME.match(name):
+        raise ValueError(f"--table-name must be 1..40 letters, digits, - or _, not {name!r}")
+    return ClubConfig(parse_broker(url), name)
 
 
 def club_settings(index: int) -> TableSettings:

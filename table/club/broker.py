@@ -12,6 +12,21 @@ from typing import Any
 log = logging.getLogger("cardtable.hub")
 
 
+def port_problem(host: str, port: int) -> str | None:
+    """Why nothing could listen on host:port (taken, not allowed), or None."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as exc:
+        if exc.errno == 98:
+            return "the port is taken (another broker, or another hub, is running)"
+        return exc.strerror or str(exc)
+    return None
+
+
 class BrokerError(RuntimeError):
     """The embedded broker cannot start (the port is taken, amqtt missing)."""
 
@@ -38,6 +53,10 @@ class EmbeddedBroker:
         except ModuleNotFoundError:
             raise BrokerError("the embedded broker needs amqtt: pip install "
                               "'cardtable[club]', or give a broker with --broker") from None
+        problem = port_problem(self.host, self.port)
+        if problem is not None:
+            raise BrokerError(f"the embedded broker cannot listen on {self.host}:{self.port}: "
+                              f"{problem}")
         for name in ("amqtt", "transitions"):
             logging.getLogger(name).setLevel(logging.WARNING)
         self._thread = threading.Thread(target=self._main, name="club-broker", daemon=True)

@@ -227,17 +227,24 @@ class Publisher:
                         self._sent = e.seq
 
 
-def attach(controller: Any, club: ClubConfig, journal_path: str | Path,
-           resend_after: float = 3.0) -> Publisher:
-    """A started publisher for `controller`'s journal: told after each event
-    that appended entries, and showing the offline mark on the table's
-    screen while the broker cannot be reached."""
+def follow(controller: Any, publisher: Publisher) -> None:
+    """Let `controller` tell `publisher` of its journal entries, and show the
+    offline mark on its screen while the broker cannot be reached (again
+    after a restart: a new controller on the same journal)."""
     def status(online: bool) -> None:
         controller.model.club_offline = not online
         controller.post_refresh()
 
-    controller.model.club_offline = True
-    pub = Publisher(journal_path, club, on_status=status, resend_after=resend_after)
-    controller.journal_listeners.append(pub.notify)
+    controller.model.club_offline = not publisher.online
+    publisher.on_status = status
+    controller.journal_listeners.append(publisher.notify)
+    publisher.notify(controller.session.seq)
+
+
+def attach(controller: Any, club: ClubConfig, journal_path: str | Path,
+           resend_after: float = 3.0) -> Publisher:
+    """A started publisher for `controller`'s journal (see `follow`)."""
+    pub = Publisher(journal_path, club, resend_after=resend_after)
+    follow(controller, pub)
     pub.start()
     return pub

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     try:
-        from table.club.broker import BrokerError, EmbeddedBroker
+        from table.club.broker import BrokerError, EmbeddedBroker, port_problem
         from table.club.config import ClubConfigError, parse_broker
         from table.club.service import Hub
         from table.club.store import StoreError, open_store
@@ -81,6 +81,13 @@ def run(args: argparse.Namespace) -> int:
         if embedded is not None:
             embedded.stop()
         return fail(str(exc))
+    problem = port_problem(args.host, args.port)
+    if problem is not None:
+        store.close()
+        if embedded is not None:
+            embedded.stop()
+        return fail(f"the web pages cannot listen on {args.host}:{args.port}: {problem}; "
+                    "choose another with --port")
     hub = Hub(store, broker)
     site = Site(hub, room_name=args.room_name, hide_rankings=args.hide_rankings,
                 public_url=args.public_url)
