@@ -67,3 +67,26 @@ def test_a_demo_table_plays_its_match_into_the_room(amqtt: Amqtt, tmp_path: Path
         assert line["state"] == "over" and line["hands"] == 1
     finally:
         runner.stop()
+
+
+def test_a_table_with_a_club_section_publishes_its_match(amqtt: Amqtt, tmp_path: Path):
+    from tests.table.test_run import match_events
+
+    text, _ = match_events(3, knowledge="open", match_length=1)
+    (tmp_path / "m.txt").write_text(text)
+    (tmp_path / "config.toml").write_text(
+        f'[table]\ngame = "filicau"\nknowledge = "open"\n\n'
+        f'[club]\nbroker = "{amqtt.url()}"\ntable = "table-9"\n')
+    runner = HubRunner(tmp_path, amqtt.url())
+    hub = runner.start()
+    try:
+        r = cardtable("run", "--hardware", "mock", "--config", str(tmp_path / "config.toml"),
+                      "--events", str(tmp_path / "m.txt"), "--state", str(tmp_path / "s"),
+                      "--option", "match_length=1", "--seed", "3", "--quiet")
+        assert r.returncode == 0, r.stderr
+        assert "publishing to the club" in r.stdout
+        (line,) = hub.snapshot()[1]
+        assert line["name"] == "table-9" and line["hands"] == 1
+        assert runner.store.count() == line["mark"] > 30
+    finally:
+        runner.stop()
