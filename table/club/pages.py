@@ -84,7 +84,7 @@ def _table_card(t: dict[str, Any], qr_svg: str) -> str:
     online = "" if t["online"] is not False else " <span class=off>offline</span>"
     err = (f"<div class=err>cannot be followed: {escape(str(t['error']))}</div>"
            if t["error"] else "")
-    return (f"<div class=t data-table='{name}'><div class=body>"
+    return (f"<div class=t data-table='{name}' data-mark={t['mark']}><div class=body>"
             f"<div class=name>{name}{online}</div>"
             f"<div class=game>{escape(t['game'] or '-')}</div>"
             f"<div class=status data-k=status>{escape(t['status'])}</div>"
