@@ -30,6 +30,7 @@ log = logging.getLogger("cardtable.hub")
 #: The shortest time between two repeats of a mark for the same table.
 REPEAT_EVERY = 0.5
 BATCH = 500
+_CONNECTED = b"connected"
 
 
 class Hub:
@@ -96,10 +97,7 @@ class Hub:
                         reason_text(reason))
             return
         client.subscribe([(topics.ENTRIES_FILTER, 1), (topics.STATUS_FILTER, 1)])
-        with self.lock:
-            marks = dict(self.marks)
-        for name, seq in marks.items():
-            client.publish(topics.ack_topic(name), topics.encode_ack(seq), qos=1, retain=True)
+        self._queue.put(("", _CONNECTED, False))   # the worker publishes every mark again
         self.connected = True
         log.info("hub connected to %s", self.broker.url)
 
@@ -142,6 +140,10 @@ class Hub:
         marks = self.marks
         for topic, payload, _retained in batch:
             if not topic:
+                if payload == _CONNECTED:
+                    for name, seq in marks.items():
+                        self.client.publish(topics.ack_topic(name), topics.encode_ack(seq),
+                                            qos=1, retain=True)
                 continue
             if topic.endswith("/status"):
                 try:

@@ -23,12 +23,14 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from hw_mocks.simulator.club import make_tables, play
+from hw_mocks.simulator.club import club_settings, make_tables, play
+from hw_mocks.simulator.driver import SimTable
 from table.club.config import parse_broker
 from table.club.service import Hub
 from table.club.store import SqliteStore
 from table.club.topics import Entry
 from table.club.web import Site, WebServer
+from table.controller.loop import JOURNAL_FILE
 from table.journal import Journal
 from tests.club.services import Amqtt, HubRunner, free_port, wait_until
 from tests.system_programs import require_program
@@ -46,6 +48,27 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         yield b
         b.close()
+
+
+def bot_journals(folder: Path, tables: int, moves: int, seed: int,
+                 rng: random.Random) -> dict[str, list[Entry]]:
+    """The journals of bot tables (no network), as the hub would get them."""
+    sims = [SimTable(club_settings(i), seed=seed + i, state_dir=folder / f"j{i}")
+            for i in range(tables)]
+    for _ in range(moves):
+        sim = rng.choice(sims)
+        if sim.match is None or sim.state == "ready":
+            sim.start()
+        else:
+            sim.advance()
+    out = {}
+    for i, sim in enumerate(sims):
+        j = Journal(sim.rig.state_dir / JOURNAL_FILE)
+        out[f"table-{i + 1}"] = [Entry(f"table-{i + 1}", e.seq, e.kind, e.data)
+                                 for e in j.entries()]
+        j.close()
+        sim.close()
+    return out
 
 
 def numbers(page: object) -> dict[str, dict[str, str]]:
@@ -157,14 +180,9 @@ def test_rankings_can_be_hidden(browser, amqtt: Amqtt, tmp_path: Path):
 
 def test_the_tv_page_matches_its_golden_image(browser, tmp_path: Path):
     """A room of three tables after a fixed session (seeded bots), no network."""
-    tables = make_tables(parse_broker("mqtt://127.0.0.1:9"), 3, state_root=tmp_path, seed=3)
-    play(tables, 160, rng=random.Random(11))
     store = SqliteStore(tmp_path / "hub.sqlite")
-    for t in tables:
-        j = Journal(t.journal_path)
-        store.add([Entry(t.name, e.seq, e.kind, e.data) for e in j.entries()])
-        j.close()
-        t.close()
+    for entries in bot_journals(tmp_path, 3, 160, seed=3, rng=random.Random(11)).values():
+        store.add(entries)
     hub = Hub(store, parse_broker("mqtt://127.0.0.1:9"))
     site = Site(hub, room_name="Club room", public_url="http://club.local:8080")
     server = WebServer(site, "127.0.0.1", free_port())
