@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from table.club.config import ClubConfig, check_club
+from table.club.config import ClubConfig, check_club, club_toml
 from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings
 
 DEFAULT_PATH = Path("/etc/cardtable/config.toml")
@@ -989,6 +989,8 @@ def dump(config: Config) -> str:
             value = getattr(section, f.name)
             text = f"0x{value:02X}" if f.name == "i2c_address" else _toml_value(value)
             lines.append(f"{f.name} = {text}")
+    if config.club is not None:
+        lines += ["", *club_toml(config.club)]
     return "\n".join(lines) + "\n"
 
 

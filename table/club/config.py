@@ -14,6 +14,7 @@ every mistake is reported with its key, like the rest of the file.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -140,3 +141,17 @@ def check_club(raw: Any, problem: Callable[[str, str], None]) -> ClubConfig | No
         return None
     return ClubConfig(broker, name, int(keepalive))
 
+
+
+def club_toml(club: ClubConfig) -> list[str]:
+    """The `[club]` section as TOML lines (`cardtable config dump`)."""
+    b = club.broker
+    lines = ["[club]", f"broker = {json.dumps(b.url)}", f"table = {json.dumps(club.table)}"]
+    if b.username is not None:
+        lines.append(f"username = {json.dumps(b.username)}")
+    if b.password is not None:
+        lines.append(f"password = {json.dumps(b.password)}")
+    if b.ca_file is not None:
+        lines.append(f"ca_file = {json.dumps(str(b.ca_file))}")
+    lines.append(f"keepalive = {club.keepalive}")
+    return lines

@@ -27,6 +27,15 @@ def test_a_club_section_is_read_with_its_credentials_and_tls(tmp_path):
     assert (c.broker.username, c.broker.password, c.broker.ca_file) == ("table-3", "s3cret", ca)
 
 
+def test_the_dump_of_a_configuration_keeps_its_club(tmp_path):
+    ca = tmp_path / "ca.pem"
+    ca.write_text("x")
+    c = config.loads(f'[club]\nbroker = "mqtts://u:p@club.example:8884"\ntable = "t-1"\n'
+                     f'ca_file = "{ca}"\nkeepalive = 30\n')
+    assert config.loads(config.dump(c)) == c
+    assert "[club]" not in config.dump(config.loads(""))
+
+
 def test_no_club_section_means_no_club():
     assert config.loads("").club is None
 
