@@ -7,11 +7,13 @@ session against one hub on this machine, time-compressed.
    of four games has a journal as long as `--hours` of play at a real table
    (about 9 entries a minute: a Filicău hand of 32 cards takes ~4 minutes).
    Table i replays the journal of game i mod 4.
-2. The hub runs as `cardtable hub` in its own process (embedded broker,
-   SQLite). Each table appends its entries to its own journal file (SQLite,
-   synced, as a table does) spread over `--seconds`, and the real publisher
-   sends them. A browser-like client holds the TV page's event stream open
-   and notes when each table's mark reaches each card: card -> scoreboard.
+2. The hub runs as `cardtable hub` in its own process (SQLite), on
+   Mosquitto as a club runs it (`--broker embedded`: the hub's own amqtt).
+   Each table appends its entries to its own journal file (SQLite, synced, as
+   a table does; in /dev/shm, since here 16 tables share one disk where a
+   room has 16 Pis) spread over `--seconds`, and the real publisher sends them.
+   A browser-like client holds the TV page's event stream open and notes
+   when each table's mark reaches each card: card -> scoreboard.
 3. Then all tables send a second copy of the session flat out: the entries per
    second the hub sustains.
 
@@ -176,8 +178,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=120.0,
                     help="wall-clock seconds the session is compressed into")
     ap.add_argument("--journals", type=Path, help="keep / reuse the bots' journals here")
+    ap.add_argument("--broker", choices=("mosquitto", "embedded"), default="mosquitto")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="club-bench-"))
+    shm = Path("/dev/shm")
+    tables_dir = Path(tempfile.mkdtemp(prefix="club-bench-", dir=shm if shm.is_dir() else None))
     per_table = int(PER_HOUR * args.hours)
     store_dir = args.journals or work / "journals"
     store_dir.mkdir(parents=True, exist_ok=True)
@@ -202,9 +207,21 @@ def main() -> None:
     base.close()
 
     mqtt, web = free_port(), free_port()
-    hub = subprocess.Popen([sys.executable, "-m", "table.cli", "hub", "--mqtt-host",
-                            "127.0.0.1", "--mqtt-port", str(mqtt), "--host", "127.0.0.1",
-                            "--port", str(web), "--db", str(work / "hub.sqlite")],
+    mosquitto = None
+    if args.broker == "mosquitto":
+        binary = shutil.which("mosquitto", path="/usr/sbin:/usr/bin:/usr/local/sbin")
+        if binary is None:
+            sys.exit("mosquitto is not installed: sudo apt-get install mosquitto "
+                     "(or --broker embedded)")
+        (work / "m.conf").write_text(f"listener {mqtt} 127.0.0.1\nallow_anonymous true\n"
+                                     f"max_queued_messages 100000\n")
+        mosquitto = subprocess.Popen([binary, "-c", str(work / "m.conf")],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        where = ["--broker", f"mqtt://127.0.0.1:{mqtt}"]
+    else:
+        where = ["--mqtt-host", "127.0.0.1", "--mqtt-port", str(mqtt)]
+    hub = subprocess.Popen([sys.executable, "-m", "table.cli", "hub", *where, "--host",
+                            "127.0.0.1", "--port", str(web), "--db", str(work / "hub.sqlite")],
                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{web}"
     for _ in range(200):
@@ -217,7 +234,7 @@ def main() -> None:
     watcher.start()
     broker = f"mqtt://127.0.0.1:{mqtt}"
     cpu0, _ = proc_stats(hub.pid)
-    feeders = [Feeder(f"table-{t + 1}", games[t % 4], work, broker, args.seconds)
+    feeders = [Feeder(f"table-{t + 1}", games[t % 4], tables_dir, broker, args.seconds)
                for t in range(args.tables)]
     t1 = time.monotonic()
     for f in feeders:
@@ -234,7 +251,7 @@ def main() -> None:
     # flat out: the same session again, as fast as the tables can send it
     for f in feeders:
         f.publisher.stop()
-    fast = [Feeder(f"fast-{t + 1}", games[t % 4], work, broker, 0.0)
+    fast = [Feeder(f"fast-{t + 1}", games[t % 4], tables_dir, broker, 0.0)
             for t in range(args.tables)]
     t2 = time.monotonic()
     for f in fast:
@@ -249,13 +266,18 @@ def main() -> None:
     watcher.stop = True
     hub.terminate()
     hub.wait(10)
+    if mosquitto is not None:
+        mosquitto.terminate()
+        mosquitto.wait(10)
     shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(tables_dir, ignore_errors=True)
 
     real_rate = args.tables * PER_HOUR / 3600
     q = statistics.quantiles(lat, n=100) if len(lat) > 1 else [float("nan")] * 99
     print()
     print(f"{args.tables} tables, {args.hours:g} h of play each ({total} entries), "
-          f"compressed into {args.seconds:g} s; all confirmed: {ok and ok2}")
+          f"compressed into {args.seconds:g} s; broker: {args.broker}; "
+          f"all confirmed: {ok and ok2}")
     print()
     print("| measure | value |")
     print("|---|---|")

@@ -27,6 +27,17 @@ def port_problem(host: str, port: int) -> str | None:
     return None
 
 
+class _NoTraceback(logging.Filter):
+    """amqtt logs a client's slow acknowledgement with a traceback: keep the
+    line, drop the traceback (the service log shows no traceback for what
+    is expected)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info = None
+        record.exc_text = None
+        return True
+
+
 class BrokerError(RuntimeError):
     """The embedded broker cannot start (the port is taken, amqtt missing)."""
 
@@ -58,7 +69,15 @@ class EmbeddedBroker:
             raise BrokerError(f"the embedded broker cannot listen on {self.host}:{self.port}: "
                               f"{problem}")
         for name in ("amqtt", "transitions"):
-            logging.getLogger(name).setLevel(logging.WARNING)
+            logger = logging.getLogger(name)
+            logger.setLevel(logging.WARNING)
+            if not any(isinstance(h.filters[0] if h.filters else None, _NoTraceback)
+                       for h in logger.handlers):
+                handler = logging.StreamHandler()
+                handler.addFilter(_NoTraceback())
+                handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
+                logger.addHandler(handler)
+                logger.propagate = False
         self._thread = threading.Thread(target=self._main, name="club-broker", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout):

@@ -24,7 +24,7 @@ h1{font-size:48px;margin:16px 32px}
 .t .body{flex:1}.t .name{font-size:40px;font-weight:bold}
 .t .game{color:#9fd3ff}.t .num{font-size:44px;font-weight:bold}
 .t .status{color:#ffe08a}.off{color:#ff7b7b}.err{color:#ff7b7b;font-size:26px}
-.qr svg{background:#fff;padding:6px;border-radius:6px}
+.qr img{display:block;background:#fff;padding:6px;border-radius:6px}
 .standings{flex:2}.standings table{width:100%;border-collapse:collapse}
 .standings td,.standings th{padding:6px 10px;text-align:right}
 .standings td:nth-child(2),.standings th:nth-child(2){text-align:left}
@@ -66,16 +66,17 @@ def tv_page(fragment: str, room_name: str) -> str:
     return _page(room_name, _CSS_TV, body, "room", "events")
 
 
-def tv_fragment(tables: Sequence[dict[str, Any]], standings: Sequence[Standing] | None,
-                qr: dict[str, str]) -> str:
-    """Every table's card, then the standings (None: hidden)."""
-    cards = "".join(_table_card(t, qr.get(t["name"], "")) for t in tables)
+def tv_fragment(tables: Sequence[dict[str, Any]], standings: Sequence[Standing] | None
+                ) -> str:
+    """Every table's card (with the QR code of its phone page), then the
+    standings (None: hidden)."""
+    cards = "".join(_table_card(t) for t in tables)
     if not tables:
         cards = "<p class=hidden>No table has reported yet.</p>"
     return f"<div class=tables>{cards}</div><div class=standings>{_standings(standings)}</div>"
 
 
-def _table_card(t: dict[str, Any], qr_svg: str) -> str:
+def _table_card(t: dict[str, Any]) -> str:
     name = escape(t["name"])
     state = STATE_WORDS.get(t["state"], t["state"])
     trick = ""
@@ -90,7 +91,8 @@ def _table_card(t: dict[str, Any], qr_svg: str) -> str:
             f"<div class=status data-k=status>{escape(t['status'])}</div>"
             f"<div>hands <span class=num data-k=hands>{t['hands']}</span>{trick}"
             f" &middot; <span data-k=state>{escape(state)}</span></div>{err}</div>"
-            f"<div class=qr><a href='table/{name}'>{qr_svg}</a></div></div>")
+            f"<div class=qr><a href='table/{name}'><img src='qr/{name}.svg' "
+            f"alt='QR code of {name}'></a></div></div>")
 
 
 def _standings(rows: Sequence[Standing] | None) -> str:

@@ -29,7 +29,12 @@ from table.journal import Journal, JournalError
 log = logging.getLogger("cardtable.club")
 
 #: Entries sent past the hub's mark before waiting for it to move.
-WINDOW = 1000
+WINDOW = 200
+#: Seconds after going back to the mark before the hub's repeated mark is heeded again
+#: (entries already on their way still arrive after the gap and make it repeat).
+NACK_COOLDOWN = 2.0
+#: The longest wait for the mark to move before sending again (the wait doubles each time).
+MAX_RESEND_AFTER = 60.0
 #: Seconds to wait, after connecting, for the hub's retained mark before sending.
 ACK_WAIT = 1.0
 
@@ -58,6 +63,8 @@ class Publisher:
         self._last = 0
         self._progress_at = time.monotonic()
         self._rewind = False
+        self._rewound_at = 0.0
+        self._resend_after = resend_after
         self._thread: threading.Thread | None = None
         self.client = make_client(club.broker, f"cardtable-table-{self.name}")
         self.client.will_set(topics.status_topic(self.name), topics.OFFLINE, qos=1,
@@ -156,12 +163,15 @@ class Publisher:
             return
         with self._lock:
             self._ack_seen = True
+            now = time.monotonic()
             if value > self._confirmed:
                 self._confirmed = value
-                self._progress_at = time.monotonic()
+                self._progress_at = now
+                self._resend_after = self.resend_after
                 if value > self._sent:
                     self._sent = value
-            elif not msg.retain and self._sent > self._confirmed:
+            elif not msg.retain and self._sent > self._confirmed \
+                    and now - self._rewound_at >= NACK_COOLDOWN:
                 # the hub repeats its mark: it misses the entry after it
                 self._rewind = True
         self._wake.set()
@@ -200,10 +210,14 @@ class Publisher:
                 return
             if not self._ack_seen and now - self._connected_at < ACK_WAIT:
                 return
-            if self._rewind or (self._sent > self._confirmed
-                                and now - self._progress_at > self.resend_after):
+            stalled = self._sent > self._confirmed and \
+                now - self._progress_at > self._resend_after
+            if stalled:   # wait longer next time: a slow hub is not helped by a flood
+                self._resend_after = min(self._resend_after * 2, MAX_RESEND_AFTER)
+            if self._rewind or stalled:
                 self._sent = self._confirmed
                 self._progress_at = now
+                self._rewound_at = now
                 self._rewind = False
         while self._connected and not self._stop.is_set():
             with self._lock:

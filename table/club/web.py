@@ -61,21 +61,25 @@ class Site:
         self.hide_rankings = hide_rankings
         self.public_url = public_url.rstrip("/") if public_url else None
         self.changes = Changes()
-        self._qr: dict[str, str] = {}
+        self._qr: dict[str, bytes] = {}
         self._cache: dict[str, tuple[int, str]] = {}
         self._lock = threading.Lock()
 
     # ----- rendering (cached per hub version) ------------------------------------------------
 
-    def qr(self, name: str, base: str) -> str:
+    def qr(self, name: str, base: str) -> bytes:
+        """The QR code (SVG) of a table's phone page."""
         key = f"{base}|{name}"
         svg = self._qr.get(key)
         if svg is None:
+            import io
+
             import segno
 
-            svg = segno.make(f"{base}/table/{name}", error="m").svg_inline(
-                scale=3, dark="#000", light="#fff")
-            self._qr[key] = svg
+            buf = io.BytesIO()
+            segno.make(f"{base}/table/{name}", error="m").save(
+                buf, kind="svg", scale=4, dark="#000", light="#fff", xmldecl=False)
+            svg = self._qr[key] = buf.getvalue()
         return svg
 
     def tv(self, base: str) -> tuple[int, str]:
@@ -83,8 +87,7 @@ class Site:
         hit = self._cache.get("tv|" + base)
         if hit is not None and hit[0] == version:
             return hit
-        qr = {t["name"]: self.qr(t["name"], base) for t in tables}
-        html = pages.tv_fragment(tables, None if self.hide_rankings else standings, qr)
+        html = pages.tv_fragment(tables, None if self.hide_rankings else standings)
         self._cache["tv|" + base] = (version, html)
         return version, html
 
@@ -117,6 +120,13 @@ class Site:
             return HTMLResponse(f"<!doctype html><p>No table called {escape(name)} "
                                 "has reported to this hub.</p>", status_code=404)
         return HTMLResponse(pages.table_page(name, got[1]))
+
+    async def qr_code(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if not TABLE_NAME.match(name):
+            return Response("no such table", status_code=404)
+        return Response(self.qr(name, self.base(request)), media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=3600"})
 
     async def room_json(self, request: Request) -> Response:
         version, tables, standings = self.hub.snapshot()
@@ -169,6 +179,7 @@ class Site:
         return Starlette(routes=[
             Route("/", self.tv_page),
             Route("/table/{name}", self.table_page),
+            Route("/qr/{name}.svg", self.qr_code),
             Route("/events", self.events),
             Route("/api/room", self.room_json),
         ], lifespan=lifespan)

@@ -148,7 +148,12 @@ def test_the_phone_page_shows_finished_hands_never_the_hand_in_play(browser, amq
                 or len(t.sim.match.hand.actions) < 6:
             t.step()
         assert t.publisher.wait_confirmed(t.seq, 15)
-        page.goto(f"{runner.url}/table/{t.name}")
+        page.goto(runner.url)                       # the TV page: its QR code leads there
+        qr = page.query_selector(f".t[data-table='{t.name}'] .qr img")
+        wait_until(lambda: qr.evaluate("i => i.complete && i.naturalWidth > 100"), 5,
+                   "the QR code to load")
+        page.click(f".t[data-table='{t.name}'] .qr a")
+        assert page.url == f"{runner.url}/table/{t.name}"
         wait_until(lambda: page.query_selector("details[data-hand='1']") is not None, 5)
         assert len(page.query_selector_all("details")) == 1
         page.click("details[data-hand='1'] summary")
@@ -190,7 +195,8 @@ def test_the_tv_page_matches_its_golden_image(browser, tmp_path: Path):
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     try:
         page.goto(server.url)
-        page.wait_for_function("document.body.dataset.version !== undefined")
+        page.wait_for_function("document.body.dataset.version !== undefined && "
+                               "[...document.images].every(i => i.complete && i.naturalWidth)")
         shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
     finally:
         page.close()

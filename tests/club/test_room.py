@@ -47,7 +47,7 @@ def test_a_table_whose_numbers_are_not_the_rules_is_not_followed(tmp_path: Path)
     assert t.error is not None and "replaying the hand gives" in t.error
     assert t.matches[-1].hands == []            # the forged hand is not counted
     assert room.standings() != honest.standings()
-    html = pages.tv_fragment([t.summary()], room.standings(), {})
+    html = pages.tv_fragment([t.summary()], room.standings())
     assert "cannot be followed" in html
 
 
