@@ -1,7 +1,7 @@
 """The club room under load: 16 tables for the equivalent of an 8-hour
 session against one hub on this machine, time-compressed.
 
-    .venv/bin/python bench/club_bench.py [--tables 16] [--hours 8] [--seconds 120]
+    .venv/bin/python bench/club_bench.py [--tables 16] [--hours 8] [--seconds 360]
 
 1. Journals: bots play at simulated tables (the real controller) until each
    of four games has a journal as long as `--hours` of play at a real table
@@ -175,7 +175,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", type=int, default=16)
     ap.add_argument("--hours", type=float, default=8.0)
-    ap.add_argument("--seconds", type=float, default=120.0,
+    ap.add_argument("--seconds", type=float, default=360.0,
                     help="wall-clock seconds the session is compressed into")
     ap.add_argument("--journals", type=Path, help="keep / reuse the bots' journals here")
     ap.add_argument("--broker", choices=("mosquitto", "embedded"), default="mosquitto")
