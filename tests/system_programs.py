@@ -19,6 +19,8 @@ PACKAGES: dict[str, str] = {
     "mosquitto": "mosquitto",
     "mosquitto_passwd": "mosquitto",
     "openssl": "openssl",
+    "initdb": "postgresql",
+    "pg_ctl": "postgresql",
     "chromium": "chromium",
     "chromedriver": "chromium-driver",
     "espeak-ng": "espeak-ng",
