@@ -45,6 +45,7 @@ from table.fields import (
 from table.fields import kind as _kind
 from table.fields import show as _show
 from table.settings import TableSettings
+from table.club.config import ClubConfig, check_club, club_toml
 
 DEFAULT_PATH = Path("/etc/cardtable/config.toml")
 ENV_VAR = "CARDTABLE_CONFIG"
@@ -228,6 +229,8 @@ class Config:
     gpio: GpioConfig = field(default_factory=GpioConfig)
     state_dir: Path = Path(DEFAULT_STATE_DIR)
     source: Path | None = None
+    #: The `[club]` section (table.club.config), None without one.
+    club: ClubConfig | None = None
 
     def readers_by_place(self) -> dict[int, Reader]:
         """Every reader by its place: seat number in order of play, or
@@ -537,6 +540,8 @@ class _Checker:
         gpio = GpioConfig(**gpio_sec.settings(GpioConfig, "pin_factory"))
         gpio_sec.finish()
         settings = self.table(table, seats, dealer, display)
+        top.used.add("club")
+        club = check_club(data.get("club"), self.add)
         top.finish()
         self.check_pins()
         # Report in the order of the file's sections.
@@ -546,7 +551,8 @@ class _Checker:
             return Config()
         return Config(table=settings, direction=direction, seats=seats, dealer=dealer,
                       readers=readers, hub=hub, display=display, buttons=buttons, leds=leds,
-                      buzzer=buzzer, gpio=gpio, state_dir=Path(state_dir), source=source)
+                      buzzer=buzzer, gpio=gpio, state_dir=Path(state_dir), source=source,
+                      club=club)
 
     # ----- [table] ---------------------------------------------------------------
 
@@ -907,6 +913,8 @@ def dump(config: Config) -> str:
             value = getattr(section, f.name)
             text = f"0x{value:02X}" if f.name == "i2c_address" else _toml_value(value)
             lines.append(f"{f.name} = {text}")
+    if config.club is not None:
+        lines += ["", *club_toml(config.club)]
     return "\n".join(lines) + "\n"
 
 

@@ -5,11 +5,13 @@
 # need a missing program then fail under CI=true and skip elsewhere).
 set -u
 # program:package pairs
-needed="gcc:gcc mosquitto:mosquitto chromium:chromium chromedriver:chromium-driver espeak-ng:espeak-ng sox:sox systemd-analyze:systemd"
+needed="gcc:gcc mosquitto:mosquitto openssl:openssl initdb:postgresql chromium:chromium chromedriver:chromium-driver espeak-ng:espeak-ng sox:sox systemd-analyze:systemd"
 missing=()
 for pair in $needed; do
   prog=${pair%%:*}; pkg=${pair##*:}
-  if ! command -v "$prog" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$prog" ]; then
+  # (Debian keeps PostgreSQL's programs in /usr/lib/postgresql/<version>/bin)
+  if ! command -v "$prog" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$prog" ] \
+      && ! ls /usr/lib/postgresql/*/bin/"$prog" >/dev/null 2>&1; then
     missing+=("$pkg")
   fi
 done

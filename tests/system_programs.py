@@ -17,6 +17,10 @@ import pytest
 PACKAGES: dict[str, str] = {
     "gcc": "gcc",
     "mosquitto": "mosquitto",
+    "mosquitto_passwd": "mosquitto",
+    "openssl": "openssl",
+    "initdb": "postgresql",
+    "pg_ctl": "postgresql",
     "chromium": "chromium",
     "chromedriver": "chromium-driver",
     "espeak-ng": "espeak-ng",

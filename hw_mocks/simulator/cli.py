@@ -41,6 +41,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="shuffle seed (default 1)")
     p.add_argument("--state", type=Path, metavar="DIR",
                    help="keep the table's journal here (a power cut resumes from it)")
+    p.add_argument("--club", metavar="URL",
+                   help="publish the table's journal to a club hub's broker, e.g. "
+                        "mqtt://127.0.0.1:1883 (see docs/club.md)")
+    p.add_argument("--table-name", default="sim",
+                   help="the table's name in the club room (default: sim)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,6 +66,17 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"cardtable sim: {err}", file=sys.stderr)
         return 2
+    club = None
+    if args.club:
+        from hw_mocks.simulator.club import club_config
+
+        try:
+            club = club_config(args.club, args.table_name)
+        except ValueError as err:
+            print(f"cardtable sim: {err}", file=sys.stderr)
+            return 2
+    if club is not None and args.demo and args.headless:
+        return _club_demo(args, game, options, club)
     if args.demo and (args.headless or args.frames or args.export):
         return _headless_demo(args, game, options)
     if args.headless or args.frames or args.export:
@@ -79,8 +95,29 @@ def run(args: argparse.Namespace) -> int:
                        pace=0.05 if args.fast else 0.6,
                        show_all_hands=args.demo,
                        state_dir=str(args.state) if args.state else None)
+    if club is not None:
+        from hw_mocks.simulator.club_app import ClubSimApp
+
+        ClubSimApp(config, club, ask_setup=not args.demo and args.game is None).run()
+        return 0
     SimApp(config, ask_setup=not args.demo and args.game is None).run()
     return 0
+
+
+def _club_demo(args: argparse.Namespace, game: str, options: dict[str, Any],
+               club: Any) -> int:
+    from hw_mocks.simulator.club import club_demo
+    from hw_mocks.simulator.headless import demo_settings
+
+    settings = demo_settings(game, options, args.knowledge, args.lang)
+    sim, confirmed = club_demo(settings, club, seed=args.seed, state_dir=args.state)
+    try:
+        print(f"{game}: {sim.state}; {sim.rig.session.seq} journal entries published as "
+              f"table {club.table} to {club.broker.url}: "
+              + ("the hub holds them all" if confirmed else "the hub did not confirm them all"))
+        return 0 if sim.state == "match_over" and confirmed else 1
+    finally:
+        sim.close()
 
 
 def _check(game: str, options: dict[str, Any], seat: int, demo: bool) -> None:

@@ -174,6 +174,7 @@ def run_pi(args: argparse.Namespace) -> int:
         ctl = Controller.open(config.table, ports, state)
     except (JournalError, RegistryError) as exc:
         return _refuse(exc, ports.display, lambda: _close_pi_ports(ports))
+    publisher = _join_club(config, ctl, state)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -187,6 +188,7 @@ def run_pi(args: argparse.Namespace) -> int:
     else:
         # READY=1 for systemd, then the watchdog fed only while the controller answers
         supervise(ctl.wait_idle, stop, status=status)
+    _leave_club(publisher, ctl)
     ctl.close()
     backend.close_ports(ports)
     return 0
@@ -217,6 +219,37 @@ def _refuse(exc: Exception, display: Any, close: Any) -> int:
     except Exception as closing:
         print(f"cardtable run: (closing the hardware: {closing})", file=sys.stderr)
     return status
+
+
+def _join_club(config: Any, ctl: Any, state: Path) -> Any:
+    """With a [club] section, publish the journal to the club's broker
+    (docs/club.md); None without one, or without the club extra."""
+    club = getattr(config, "club", None)
+    if club is None:
+        return None
+    from table.controller.loop import JOURNAL_FILE
+
+    try:
+        from table.club.publisher import attach
+
+        publisher = attach(ctl, club, state / JOURNAL_FILE)
+    except ModuleNotFoundError as exc:
+        say(f"cardtable run: [club] needs the club extra ({exc.name} is missing): "
+            "pip install 'cardtable[club]'; playing without the club", flush=True)
+        return None
+    say(f"cardtable run: publishing to the club at {club.broker.url} as {club.table}",
+        flush=True)
+    return publisher
+
+
+def _leave_club(publisher: Any, ctl: Any, wait: float = 0.0) -> None:
+    """Stop publishing (after waiting up to `wait` s for the hub to hold everything)."""
+    if publisher is None:
+        return
+    if wait and not publisher.wait_confirmed(ctl.session.seq, wait):
+        say(f"cardtable run: the club hub holds entries up to {publisher.confirmed} of "
+            f"{ctl.session.seq}; the table sends the rest when it next runs")
+    publisher.stop()
 
 
 # ----- the fake table -------------------------------------------------------------------
@@ -310,6 +343,7 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
         if temp is not None:
             temp.cleanup()
         return status
+    publisher = _join_club(config, ctl, state)
     resumed = ctl.session.seq
     if not args.quiet:
         if resumed:
@@ -331,6 +365,7 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
         say(mock.display.ascii())
     if frames is not None:
         say(f"{frames()} frames saved in {args.frames}")
+    _leave_club(publisher, ctl, wait=10.0)
     ctl.close()
     mock.close()
     if temp is not None:

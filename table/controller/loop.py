@@ -90,6 +90,10 @@ class Controller:
         self._running = False
         #: Called after each frame is handed to the display (the benchmark's probe).
         self.on_frame: Callable[[Any], None] | None = None
+        #: Called with the newest journal sequence number after each event that
+        #: appended entries (the club publisher, table.club.publisher).
+        self.journal_listeners: list[Callable[[int], None]] = []
+        self._told = 0
 
     # ----- construction ---------------------------------------------------------------------
 
@@ -193,6 +197,15 @@ class Controller:
             self._show_error(f"{type(exc).__name__}: {exc}")
             return
         self.refresh()
+        if self.journal_listeners and self.session.seq != self._told:
+            self._told = self.session.seq
+            for listener in self.journal_listeners:
+                listener(self._told)
+
+    def post_refresh(self) -> None:
+        """Thread-safe: show the screen again soon (something outside the
+        machine changed, as the club connection)."""
+        self.queue.put(Tick(self.clock.now()))
 
     def _handle(self, event: Event) -> None:
         now = self.clock.now()

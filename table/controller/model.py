@@ -132,6 +132,8 @@ class TableModel:
         self.enroll_message = ""
         self.last_enrolled: Enrolled | None = None
         self.offline: set[int] = set()
+        #: The club broker cannot be reached (table.club.publisher): a mark on the screen.
+        self.club_offline = False
         self._choice: tuple[tuple[int, int, int], int] = ((0, 0, 0), 0)
 
     # ----- small helpers -----------------------------------------------------------------

@@ -122,6 +122,8 @@ class Presenter:
         return str(_("No winner: a draw"))
 
     def header(self, hand: Hand | None = None, detail: str = "") -> Header:
+        if self.m.club_offline:  # the club room cannot be reached: a small mark
+            detail = f"\u2298 {detail}".rstrip()
         match = self.m.session.match
         if match is None:
             game = self.m.session.selection.make_game()

@@ -1,0 +1,24 @@
+"""`cardtable sim --club URL`: the simulator's window with its table in a
+club room (its journal published to the hub)."""
+
+from __future__ import annotations
+
+from hw_mocks.simulator.app import SimApp, SimConfig, TableScreen
+from hw_mocks.simulator.club import ClubSimTable
+from table.club.config import ClubConfig
+
+
+class ClubSimApp(SimApp):
+    """`cardtable sim --club URL`: the simulator's window, its table in the room."""
+
+    def __init__(self, config: SimConfig, club: ClubConfig, ask_setup: bool = False) -> None:
+        super().__init__(config, ask_setup=ask_setup)
+        self.club = club
+
+    def _start(self, config: SimConfig | None) -> None:
+        if config is None:
+            self.exit()
+            return
+        self.sim = ClubSimTable(config.settings(), self.club, humans=config.humans,
+                                bot=config.bot, seed=config.seed, state_dir=config.state_dir)
+        self.push_screen(TableScreen(self.sim, config))

@@ -1,0 +1,144 @@
+"""The hub's pages as HTML: server-rendered, a little JavaScript to take
+the news the server pushes (server-sent events), no build step. Pure
+functions of the room's snapshot, so tests can read them without a server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from table.club.room import MatchRecord, Standing
+
+STATE_WORDS = {"idle": "waiting", "dealing": "dealing", "playing": "playing",
+               "over": "match over", "ended": "between matches"}
+
+_CSS_TV = """
+body{margin:0;background:#101418;color:#f4f4f0;font:32px/1.25 "DejaVu Sans",sans-serif}
+h1{font-size:48px;margin:16px 32px}
+#room{display:flex;gap:32px;padding:0 32px}
+.tables{flex:3;display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:20px;
+ align-content:start}
+.t{background:#1d252c;border-radius:14px;padding:14px 20px;display:flex;gap:16px}
+.t .body{flex:1}.t .name{font-size:40px;font-weight:bold}
+.t .game{color:#9fd3ff}.t .num{font-size:44px;font-weight:bold}
+.t .status{color:#ffe08a}.off{color:#ff7b7b}.err{color:#ff7b7b;font-size:26px}
+.qr img{display:block;background:#fff;padding:6px;border-radius:6px}
+.standings{flex:2}.standings table{width:100%;border-collapse:collapse}
+.standings td,.standings th{padding:6px 10px;text-align:right}
+.standings td:nth-child(2),.standings th:nth-child(2){text-align:left}
+.standings tr:nth-child(odd) td{background:#1d252c}
+.hidden{color:#aab;font-style:italic}
+"""
+
+_CSS_PHONE = """
+body{margin:0;padding:12px;font:17px/1.4 "DejaVu Sans",sans-serif;background:#fafaf7;color:#111}
+h1{font-size:24px;margin:4px 0}.status{color:#7a5200}.now{background:#eef4ff;padding:8px;
+ border-radius:8px}details{margin:6px 0;background:#fff;border:1px solid #ddd;border-radius:8px;
+ padding:6px 10px}summary{font-weight:bold}table{border-collapse:collapse}td{padding:2px 8px}
+.win{font-weight:bold}
+"""
+
+_JS = """
+<script>
+(function(){
+  var box=document.getElementById('%s');
+  var es=new EventSource('%s');
+  es.onmessage=function(e){var d=JSON.parse(e.data);box.innerHTML=d.html;
+    document.body.dataset.version=d.version;};
+})();
+</script>
+"""
+
+
+def _page(title: str, css: str, body: str, box: str, events: str) -> str:
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
+            f"<meta name=viewport content='width=device-width,initial-scale=1'>"
+            f"<title>{escape(title)}</title><style>{css}</style></head><body>{body}"
+            + _JS % (box, events) + "</body></html>")
+
+
+# ----- the TV scoreboard ----------------------------------------------------------------
+
+def tv_page(fragment: str, room_name: str) -> str:
+    body = f"<h1>{escape(room_name)}</h1><div id=room>{fragment}</div>"
+    return _page(room_name, _CSS_TV, body, "room", "events")
+
+
+def tv_fragment(tables: Sequence[dict[str, Any]], standings: Sequence[Standing] | None
+                ) -> str:
+    """Every table's card (with the QR code of its phone page), then the
+    standings (None: hidden)."""
+    cards = "".join(_table_card(t) for t in tables)
+    if not tables:
+        cards = "<p class=hidden>No table has reported yet.</p>"
+    return f"<div class=tables>{cards}</div><div class=standings>{_standings(standings)}</div>"
+
+
+def _table_card(t: dict[str, Any]) -> str:
+    name = escape(t["name"])
+    state = STATE_WORDS.get(t["state"], t["state"])
+    trick = ""
+    if t["trick"] is not None:
+        trick = f" &middot; trick <span class=num data-k=trick>{t['trick']}</span>/{t['tricks']}"
+    online = "" if t["online"] is not False else " <span class=off>offline</span>"
+    err = (f"<div class=err>cannot be followed: {escape(str(t['error']))}</div>"
+           if t["error"] else "")
+    return (f"<div class=t data-table='{name}' data-mark={t['mark']}><div class=body>"
+            f"<div class=name>{name}{online}</div>"
+            f"<div class=game>{escape(t['game'] or '-')}</div>"
+            f"<div class=status data-k=status>{escape(t['status'])}</div>"
+            f"<div>hands <span class=num data-k=hands>{t['hands']}</span>{trick}"
+            f" &middot; <span data-k=state>{escape(state)}</span></div>{err}</div>"
+            f"<div class=qr><a href='table/{name}'><img src='qr/{name}.svg' "
+            f"alt='QR code of {name}'></a></div></div>")
+
+
+def _standings(rows: Sequence[Standing] | None) -> str:
+    if rows is None:
+        return "<h2>Standings</h2><p class=hidden>Hidden for the last rounds.</p>"
+    lines = "".join(
+        f"<tr data-team='{escape(r.name)}'><td>{i}</td><td>{escape(r.name)}</td>"
+        f"<td data-k=won>{r.won}</td><td data-k=hands_won>{r.hands_won}</td>"
+        f"<td data-k=points>{r.points}</td></tr>"
+        for i, r in enumerate(rows, 1))
+    return ("<h2>Standings</h2><table><tr><th>#</th><th>team</th><th>matches</th>"
+            f"<th>hands</th><th>points</th></tr>{lines}</table>")
+
+
+# ----- a table's phone page -------------------------------------------------------------
+
+def table_page(name: str, fragment: str) -> str:
+    body = f"<h1>{escape(name)}</h1><div id=table>{fragment}</div>"
+    return _page(f"{name}: cardtable", _CSS_PHONE, body, "table",
+                 f"../events?table={escape(name)}")
+
+
+def table_fragment(summary: dict[str, Any], matches: Sequence[MatchRecord]) -> str:
+    """The match hand by hand; the hand in play only as a trick count."""
+    now = (f"<div class=now>{escape(summary['game'] or '-')}: "
+           f"{escape(STATE_WORDS.get(summary['state'], summary['state']))}")
+    if summary["trick"] is not None:
+        now += f", hand {summary['hands'] + 1}, trick {summary['trick']}/{summary['tricks']}"
+    now += f"<div class=status>{escape(summary['status'])}</div></div>"
+    parts = [now]
+    for m in reversed(matches):
+        head = f"<h2>{escape(m.title)} (match {m.id})</h2>"
+        hands = "".join(_hand(m, h) for h in reversed(m.hands))
+        parts.append(head + (hands or "<p>No hand finished yet.</p>"))
+    return "".join(parts)
+
+
+def _hand(m: MatchRecord, h: Any) -> str:
+    teams = m.teams if len(m.teams) == len(h.points) else tuple(
+        str(i + 1) for i in range(len(h.points)))
+    score = ", ".join(f"{escape(t)}: {p}" for t, p in zip(teams, h.points, strict=True))
+    rows = "".join(
+        "<tr><td>" + str(t.number) + "</td><td>"
+        + " ".join(f"<span class='{'win' if s == t.winner else ''}'>{s + 1}:{escape(c)}</span>"
+                   for s, c in t.plays)
+        + f"</td><td>seat {t.winner + 1} +{t.points}</td></tr>"
+        for t in h.tricks)
+    return (f"<details data-hand={h.number}><summary>Hand {h.number}: {score}</summary>"
+            f"<div class=status>{escape(h.status)}</div><table>{rows}</table></details>")
