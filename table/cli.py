@@ -28,7 +28,6 @@ COMMANDS: dict[str, str] = {
     "journal": "table.commands.journal:add_parser",
     "hub-update": "table.commands.hub_update:add_parser",
     "hub": "table.commands.hub:add_parser",
-    "club-sim": "table.commands.club_sim:add_parser",
 }
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from table.club.config import ClubConfig, check_club, club_toml
 from table.fields import (
     Check,
     Custom,
@@ -45,7 +46,6 @@ from table.fields import (
 from table.fields import kind as _kind
 from table.fields import show as _show
 from table.settings import TableSettings
-from table.club.config import ClubConfig, check_club, club_toml
 
 DEFAULT_PATH = Path("/etc/cardtable/config.toml")
 ENV_VAR = "CARDTABLE_CONFIG"

@@ -75,8 +75,8 @@ def test_without_the_fakes_mock_and_sim_are_gone_with_a_clear_error(monkeypatch,
 
 
 def test_sim_is_registered_by_hw_mocks():
-    names = [name for name, _ in extra_commands()]
-    assert names == ["sim"]
+    names = sorted(name for name, _ in extra_commands())
+    assert names == ["club-sim", "sim"]
     args = build_parser().parse_args(["sim", "--demo", "--headless"])
     assert args.handler.__module__ == "hw_mocks.simulator.command"
 
@@ -115,6 +115,7 @@ def test_the_product_loads_no_fake_and_no_hardware_library_on_its_own():
         "('gpiozero', 'RPi', 'spidev', 'mfrc522', 'serial', 'luma', 'smbus2', 'lgpio')"
         " or (m.startswith('hw_mocks') and m not in "
         "('hw_mocks', 'hw_mocks.simulator', 'hw_mocks.simulator.command',"
+        " 'hw_mocks.simulator.club_command',"
         " 'hw_mocks.simulator.cli')))\n"
         "print(bad)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -1,4 +1,7 @@
-"""`cardtable club-sim`: bot tables playing against a hub (docs/club.md)."""
+"""`cardtable club-sim`: bot tables playing against a hub (docs/club.md).
+
+Registered from hw_mocks (entry-point group `cardtable.commands`): it plays
+fake tables, so it exists only where the fakes are installed."""
 
 from __future__ import annotations
 
