@@ -14,8 +14,8 @@ import random
 from pathlib import Path
 
 from PIL import Image, ImageChops
-from table.controller.rig import Rig
 
+from hw_mocks.rig import Rig
 from table.settings import TableSettings
 
 GOLDEN = Path(__file__).parent / "golden"
