@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "run": "table.commands.run:add_parser",
     "export": "table.commands.export:add_parser",
     "enroll": "table.commands.enroll:add_parser",
+    "review": "table.commands.review:add_parser",
 }
 
 
