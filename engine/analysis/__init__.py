@@ -11,11 +11,12 @@ from engine.analysis.position import (
     teams_of,
 )
 from engine.analysis.rules import SolverRules, solver_rules
-from engine.analysis.solver import Solver, Stats
+from engine.analysis.solver import SearchLimit, Solver, Stats
 
 __all__ = [
     "Analysis",
     "Position",
+    "SearchLimit",
     "Solver",
     "SolverCache",
     "SolverRules",

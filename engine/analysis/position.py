@@ -106,11 +106,13 @@ def load(position: Position, cache: SolverCache | None = None) -> tuple[Solver, 
     return solver, rules
 
 
-def analyse(position: Position, values: bool = True, cache: SolverCache | None = None
-            ) -> Analysis:
+def analyse(position: Position, values: bool = True, cache: SolverCache | None = None,
+            limit: int = 0) -> Analysis:
     """The best each team can force from `position`, and (with `values`) what
-    every legal card of the seat to play is worth."""
+    every legal card of the seat to play is worth. With a `limit`, a search
+    that visits more nodes than that raises `SearchLimit`."""
     solver, rules = load(position, cache)
+    solver.stats.limit = solver.stats.nodes + limit if limit else 0
     seat = position.turn
     team = position.teams[seat]
     rem = solver.rem

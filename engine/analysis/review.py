@@ -25,9 +25,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Card, Deal, EngineError, Game, MatchState
+from engine import BadRequest, Card, Deal, EngineError, Game, MatchState
 from engine.analysis.position import Analysis, Position, SolverCache, analyse, teams_of
 from engine.analysis.rules import solver_rules
+from engine.analysis.solver import SearchLimit
+
+#: Nodes a review may spend on one position before it gives up on that card.
+NODE_LIMIT = 400_000
 
 #: Loss (points, on average) from which a card is flagged.
 FLAG_LOSS = 1.0
@@ -108,6 +112,21 @@ def record_of(deal: Deal, state: MatchState | None = None,
             plays.append(((t.leader + i) % n, c))
     for i, c in enumerate(deal.current_trick):
         plays.append(((deal.leader + i) % n, c))
+    family = None
+    first_leader = deal.tricks[0].leader if deal.tricks else deal.leader
+    context = deal.context()
+    if "stock_empty" in context:
+        # Fildinsky: hands change with every draw while the stock lasts; the
+        # solver judges the end game, from the first trick after the stock.
+        family = game.legal_family_for(stock_empty=True)
+        stock_tricks = len(deal.tricks) if context["stock_empty"] and len(deal.tricks) < 24 \
+            else 24
+        if len(deal.tricks) < stock_tricks or not context["stock_empty"]:
+            plays = []
+        else:
+            plays = plays[n * stock_tricks:]
+            first_leader = (deal.tricks[stock_tricks].leader
+                            if len(deal.tricks) > stock_tricks else deal.leader)
     initial: list[list[Card]] = [[] for _ in range(n)]
     if deal.hands is not None:
         for s in range(n):
@@ -115,8 +134,7 @@ def record_of(deal: Deal, state: MatchState | None = None,
     for seat, c in plays:
         initial[seat].append(c)
     if any(len(h) != len(initial[0]) for h in initial):
-        raise EngineError("the hands of this deal are not known: it cannot be reviewed")
-    first_leader = deal.tricks[0].leader if deal.tricks else deal.leader
+        raise BadRequest("the hands of this deal are not known: it cannot be reviewed")
     skipped: set[int] = set()
     # 20-card Filcău: the fris trick and a "three" binder's lead to trick 2
     # follow rules of their own, which the solver does not search.
@@ -124,13 +142,7 @@ def record_of(deal: Deal, state: MatchState | None = None,
         skipped.update(range(n))
     if getattr(deal, "rule8", None) is not None:
         skipped.update(range(n + 1))
-    family = None
-    context = deal.context()
     first = 0
-    if "stock_empty" in context:
-        family = game.legal_family_for(stock_empty=True)
-        first = max(0, len(plays) - 2 * 8) if context["stock_empty"] else len(plays)
-        first = min(first, 2 * (32 - 8))
     teams = teams_of(deal)
     return HandRecord(game, deal.trump, first_leader, tuple(tuple(h) for h in initial),
                       tuple(plays), teams,
@@ -152,9 +164,10 @@ def result_of(game: Game, state: MatchState | None, points: tuple[int, int]) -> 
     return after
 
 
-def review_double_dummy(record: HandRecord, cache: SolverCache | None = None
-                        ) -> list[CardReview]:
-    """Every play judged with all cards visible."""
+def review_double_dummy(record: HandRecord, cache: SolverCache | None = None,
+                        limit: int = NODE_LIMIT) -> list[CardReview]:
+    """Every play judged with all cards visible. A position that needs more
+    than `limit` search nodes is not judged (Sueca's first tricks)."""
     cache = cache or SolverCache()
     out: list[CardReview] = []
     n = record.game.players
@@ -162,7 +175,10 @@ def review_double_dummy(record: HandRecord, cache: SolverCache | None = None
         if i < record.first or i in record.skipped:
             continue
         pos = record.position(i)
-        a = analyse(pos, cache=cache)
+        try:
+            a = analyse(pos, cache=cache, limit=limit)
+        except SearchLimit:
+            continue
         if c not in a.values:
             continue  # not a legal card by the solver's rules (a special trick)
         out.append(_judged(record, i, seat, c, a, n))
@@ -294,7 +310,8 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50
 
 
 def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: int,
-                   cache: SolverCache | None = None) -> tuple[dict[Card, float], int]:
+                   cache: SolverCache | None = None, limit: int = NODE_LIMIT
+                   ) -> tuple[dict[Card, float], int]:
     """Average loss of every legal card of play `index` over `samples` deals
     consistent with what its player knew: ({card: average loss}, deals solved)."""
     k = knowledge(record, index)
@@ -307,7 +324,10 @@ def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: 
             break
         sample = Position(pos.game, pos.trump, tuple(tuple(h) for h in hands), pos.trick,
                           pos.leader, pos.teams, pos.won, pos.family)
-        a = analyse(sample, cache=cache or SolverCache(limit=1))
+        try:
+            a = analyse(sample, cache=cache or SolverCache(limit=1), limit=limit)
+        except SearchLimit:
+            break
         for c, v in a.values.items():
             totals[c] = totals.get(c, 0.0) + (a.best - v)
         solved += 1

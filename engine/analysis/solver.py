@@ -36,6 +36,10 @@ from engine.legal import legal_mask
 TT_LIMIT = 2_000_000
 
 
+class SearchLimit(Exception):  # noqa: N818 (a limit reached, not a fault)
+    """The search visited more nodes than its limit allows."""
+
+
 @dataclass
 class Stats:
     """Work done by a solver since it was made (or since `reset`)."""
@@ -43,6 +47,8 @@ class Stats:
     nodes: int = 0
     probes: int = 0
     hits: int = 0
+    #: Raise `SearchLimit` once `nodes` passes this (0: no limit).
+    limit: int = 0
 
     @property
     def hit_rate(self) -> float:
@@ -350,6 +356,8 @@ class _Search:
 
         def play(seat: int, need: int, led: int, bseat: int, bkey: int, tpts: int) -> bool:
             stats.nodes += 1
+            if stats.limit and stats.nodes > stats.limit:
+                raise SearchLimit(stats.nodes)
             trick = me.trick
             hand = hands[seat]
             legal = legal_mask(family, tables, hand, trick, undertrump)

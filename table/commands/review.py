@@ -222,6 +222,11 @@ def report(hand: ReplayedHand, reviews: Sequence[Any], seconds: float) -> str:
     if skipped:
         lines.append(f"Not judged: plays {', '.join(str(i + 1) for i in skipped)} follow "
                      "special rules of the hand (fris trick, rule 8) the solver does not search.")
+    judged = {r.index for r in reviews}
+    deep = [i for i in range(rec.first, len(rec.plays)) if i not in judged and i not in skipped]
+    if deep:
+        lines.append(f"Not judged: plays {', '.join(str(i + 1) for i in deep)}: the search "
+                     "would take too long from there (the first tricks of a Sueca hand).")
     lines.append(f"({seconds:.1f} s)")
     return "\n".join(lines)
 
