@@ -226,15 +226,31 @@ def knowledge(record: HandRecord, index: int) -> Knowledge:
     pos = record.position(index)
     played = [c for _, c in record.plays[:index]]
     own = pos.hands[seat]
-    rules = solver_rules(game, record.trump, record.family)
+    excluded = exclusions(game, record.trump, record.family, record.leader,
+                          record.plays[:index], record.skipped, record.first)
+    known: list[tuple[Card, ...]] = []
+    for s in range(n):
+        shown = [c for c in record.public.get(s, ()) if c not in played] if s != seat else []
+        known.append(tuple(shown))
+    counts = tuple(len(h) for h in pos.hands)
+    unseen = _unseen(record, played, own)
+    return Knowledge(seat, index, own, tuple(known), excluded, counts, tuple(unseen))
+
+
+def exclusions(game: Game, trump: str | None, family: str | None, leader: int,
+               plays: Sequence[tuple[int, Card]], skipped: frozenset[int] = frozenset(),
+               first: int = 0) -> tuple[frozenset[Card], ...]:
+    """The cards each seat is shown not to hold by its plays: a seat that
+    played a card which holding some other card would have made illegal did
+    not hold that other card (the game's own legal family decides; plays
+    before `first` or in `skipped` teach nothing)."""
+    n = game.players
+    rules = solver_rules(game, trump, family)
     excluded: list[set[Card]] = [set() for _ in range(n)]
-    # A seat that played a card which holding some other card would have made
-    # illegal did not hold that card (the game's own legal family decides).
     trick: list[Card] = []
-    leader = record.leader
     seen_so_far: list[Card] = []
-    for j, (s, c) in enumerate(record.plays[:index]):
-        if trick and j not in record.skipped and j >= record.first:
+    for j, (s, c) in enumerate(plays):
+        if trick and j not in skipped and j >= first:
             c_mask = rules.mask_of([c])
             for x in game.pack.distinct_cards:
                 if x in excluded[s] or x in seen_so_far:
@@ -254,16 +270,9 @@ def knowledge(record: HandRecord, index: int) -> Knowledge:
         seen_so_far.append(c)
         trick.append(c)
         if len(trick) == n:
-            leader = (leader + game.trick_winner(trick, record.trump)) % n
+            leader = (leader + game.trick_winner(trick, trump)) % n
             trick = []
-    known: list[tuple[Card, ...]] = []
-    for s in range(n):
-        shown = [c for c in record.public.get(s, ()) if c not in played] if s != seat else []
-        known.append(tuple(shown))
-    counts = tuple(len(h) for h in pos.hands)
-    unseen = _unseen(record, played, own)
-    return Knowledge(seat, index, own, tuple(known),
-                     tuple(frozenset(e) for e in excluded), counts, tuple(unseen))
+    return tuple(frozenset(e) for e in excluded)
 
 
 def _unseen(record: HandRecord, played: list[Card], own: Sequence[Card]) -> list[Card]:
