@@ -22,9 +22,10 @@ def _export(tmp_path: Path, seed: int = 3) -> Path:
     rng = random.Random(seed)
     dealt = g.deal(rng, 3)
     deal = g.new_deal(dealt.trump, dealt.leader, dealt.hands)
-    lines = [{"op": "new_hand", "game": "filicau", "state": {"status": "even", "dealer": 3},
-              "shown": [c.code for c in dealt.shown],
-              "hands": [[c.code for c in h] for h in dealt.hands]}]
+    lines: list[dict[str, object]] = [{
+        "op": "new_hand", "game": "filicau", "state": {"status": "even", "dealer": 3},
+        "shown": [c.code for c in dealt.shown],
+        "hands": [[c.code for c in h] for h in dealt.hands]}]
     while not deal.finished:
         seat = deal.turn
         c = rng.choice(list(deal.legal_cards()))
