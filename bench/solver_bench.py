@@ -148,7 +148,7 @@ def main() -> None:
         rt.append(timed(lambda rec=rec: review_double_dummy(rec, SolverCache())))  # type: ignore[misc]
     print(f"\nFilicău, a whole hand's double-dummy review: median "
           f"{statistics.median(rt) * 1e3:.0f} ms, max {max(rt) * 1e3:.0f} ms")
-    print(f"Zero 2 W estimate (≈13× slower): whole Filicău deal "
+    print(f"Zero 2 W estimate (≈13× slower than this run's machine): whole Filicău deal "
           f"{results['filicau']['median_ms'] * 13:.0f} ms median, review "
           f"{statistics.median(rt) * 13:.1f} s")
 
