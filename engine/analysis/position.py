@@ -7,7 +7,7 @@
     ...              (), leader=0, teams=(0, 1, 0, 1))
     >>> a = analyse(p)
     >>> a.points, sorted((c.code, v) for c, v in a.values.items())
-    ((2, 0), [('Ah', 2), ('Th', 2)])
+    ((1, 1), [('Ah', 1), ('Th', 1)])
 """
 
 from __future__ import annotations
