@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "journal": "table.commands.journal:add_parser",
     "hub-update": "table.commands.hub_update:add_parser",
     "hub": "table.commands.hub:add_parser",
+    "review": "table.commands.review:add_parser",
 }
 
 

@@ -1,0 +1,181 @@
+"""Benchmark of the perfect-information solver and the review (issue 18).
+
+Run with `.venv/bin/python bench/solver_bench.py [--deals N]`, on one core.
+Per game: the time to solve a whole deal from the opening lead (median, p90,
+p99), per card played, nodes per second and the transposition table's hit
+rate; the values of every legal card at Filicău's opening lead; the last 4
+tricks of every game; a whole hand's double-dummy review. The baseline, in
+the same run: random Filicău playouts a second (`Deal.playout`), so figures
+from a loaded machine can be scaled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from engine import get_game
+from engine.analysis import Position, SearchLimit, SolverCache, analyse
+from engine.analysis.position import load
+from engine.analysis.review import record_of, review_double_dummy
+
+#: Sueca's whole deal is beyond the solver today: it is measured from this many
+#: tricks before the end.
+SUECA_TRICKS = 6
+LIMIT = 3_000_000
+
+
+def _teams(game_id: str, n: int, rng: random.Random) -> tuple[int, ...]:
+    if n == 5:
+        pair = rng.sample(range(n), 2)
+        return tuple(0 if s in pair else 1 for s in range(n))
+    return tuple(s % 2 for s in range(n))
+
+
+def _position(game_id: str, rng: random.Random, tricks: int | None) -> Position:
+    game = get_game(game_id)
+    pack = list(game.pack.cards)
+    rng.shuffle(pack)
+    n = game.players
+    k = tricks or game.tricks_per_hand
+    hands = tuple(tuple(pack[i * k:(i + 1) * k]) for i in range(n))
+    family = game.legal_family_for(stock_empty=True) if game_id == "fildinsky" else None
+    return Position(game, rng.choice(game.pack.suits), hands, (), rng.randrange(n),
+                    _teams(game_id, n, rng), (0, 0), family)
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def baseline(seconds: float = 1.0) -> float:
+    g = get_game("filicau")
+    rng = random.Random(0)
+    done = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        d = g.deal(rng, 0)
+        deal = g.new_deal(d.trump, d.leader, d.hands)
+        deal.playout(rng)
+        done += 1
+    return done / (time.perf_counter() - t0)
+
+
+def timed(f: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    f()
+    return time.perf_counter() - t0
+
+
+def whole_deals(game_id: str, deals: int) -> dict[str, float]:
+    rng = random.Random(game_id)
+    tricks = SUECA_TRICKS if game_id == "sueca" else None
+    times: list[float] = []
+    nodes = probes = hits = 0
+    skipped = 0
+    cards = 0
+    for _ in range(deals):
+        p = _position(game_id, rng, tricks)
+        solver, _ = load(p)
+        solver.stats.limit = LIMIT
+        t0 = time.perf_counter()
+        try:
+            solver.value()
+        except SearchLimit:
+            skipped += 1
+            continue
+        times.append(time.perf_counter() - t0)
+        nodes += solver.stats.nodes
+        probes += solver.stats.probes
+        hits += solver.stats.hits
+        cards = sum(len(h) for h in p.hands)
+    total = sum(times)
+    return {"median_ms": statistics.median(times) * 1e3, "p90_ms": _pct(times, 0.9) * 1e3,
+            "p99_ms": _pct(times, 0.99) * 1e3, "per_card_ms": statistics.median(times) * 1e3
+            / max(1, cards), "nodes_s": nodes / total if total else 0.0,
+            "hit_rate": hits / probes if probes else 0.0, "skipped": float(skipped),
+            "cards": float(cards)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--deals", type=int, default=40, help="deals per game (default 40)")
+    args = ap.parse_args()
+    base = baseline()
+    print(f"baseline: {base:,.0f} random Filicău playouts/s (Deal.playout), this run\n")
+    print("| game | cards | whole deal median | p90 | p99 | per card played | "
+          "nodes/s | TT hit rate |")
+    print("|---|---|---|---|---|---|---|---|")
+    results = {}
+    for gid in ("filicau", "filko", "filko_hats", "filko5", "filko6", "filcau20", "sueca",
+                "fildinsky"):
+        if gid == "fildinsky":
+            r = whole_deals_fildinsky(args.deals)
+        else:
+            r = whole_deals(gid, args.deals)
+        results[gid] = r
+        note = f" ({int(r['skipped'])} over {LIMIT:,} nodes)" if r["skipped"] else ""
+        print(f"| {gid}{f' (last {SUECA_TRICKS} tricks)' if gid == 'sueca' else ''}"
+              f"{' (end game, 8 tricks)' if gid == 'fildinsky' else ''} | {int(r['cards'])} | "
+              f"{r['median_ms']:.1f} ms | {r['p90_ms']:.1f} ms | {r['p99_ms']:.1f} ms{note} | "
+              f"{r['per_card_ms']:.2f} ms | {r['nodes_s']:,.0f} | {r['hit_rate']:.0%} |")
+    # Values of every legal card at Filicău's opening lead.
+    rng = random.Random(1)
+    openings = [_position("filicau", rng, None) for _ in range(args.deals)]
+    vt = [timed(lambda p=p: analyse(p)) for p in openings]  # type: ignore[misc]
+    print(f"\nFilicău, values of every legal card at the opening lead: median "
+          f"{statistics.median(vt) * 1e3:.1f} ms, p90 {_pct(vt, 0.9) * 1e3:.1f} ms")
+    print("\nLast 4 tricks, whole position solved (median over 200):")
+    for gid in ("filicau", "filko", "filko_hats", "filko5", "filko6", "filcau20", "sueca",
+                "fildinsky"):
+        rng = random.Random(gid + "4")
+        positions = [_position(gid, rng, 4) for _ in range(200)]
+        ts = [timed(lambda p=p: analyse(p, values=False)) for p in positions]  # type: ignore[misc]
+        print(f"  {gid}: {statistics.median(ts) * 1e3:.2f} ms")
+    # A whole hand's double-dummy review.
+    g = get_game("filicau")
+    rng = random.Random(3)
+    rt = []
+    for _ in range(max(3, args.deals // 8)):
+        d = g.deal(rng, 0)
+        deal = g.new_deal(d.trump, d.leader, d.hands)
+        deal.playout(rng)
+        rec = record_of(deal)
+        rt.append(timed(lambda rec=rec: review_double_dummy(rec, SolverCache())))  # type: ignore[misc]
+    print(f"\nFilicău, a whole hand's double-dummy review: median "
+          f"{statistics.median(rt) * 1e3:.0f} ms, max {max(rt) * 1e3:.0f} ms")
+    print(f"Zero 2 W estimate (≈13× slower than this run's machine): whole Filicău deal "
+          f"{results['filicau']['median_ms'] * 13:.0f} ms median, review "
+          f"{statistics.median(rt) * 13:.1f} s")
+
+
+def whole_deals_fildinsky(deals: int) -> dict[str, float]:
+    """Fildinsky's end game (the stock empty, 8 tricks, brisques only)."""
+    rng = random.Random("fildinsky")
+    times: list[float] = []
+    nodes = probes = hits = 0
+    cards = 0
+    for _ in range(deals):
+        p = _position("fildinsky", rng, 8)
+        solver, _ = load(p)
+        t0 = time.perf_counter()
+        solver.value()
+        times.append(time.perf_counter() - t0)
+        nodes += solver.stats.nodes
+        probes += solver.stats.probes
+        hits += solver.stats.hits
+        cards = sum(len(h) for h in p.hands)
+    total = sum(times)
+    return {"median_ms": statistics.median(times) * 1e3, "p90_ms": _pct(times, 0.9) * 1e3,
+            "p99_ms": _pct(times, 0.99) * 1e3,
+            "per_card_ms": statistics.median(times) * 1e3 / max(1, cards),
+            "nodes_s": nodes / total if total else 0.0,
+            "hit_rate": hits / probes if probes else 0.0, "skipped": 0.0, "cards": float(cards)}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""A bot and a hint on the sampled analysis (perfect-information Monte Carlo).
+
+For the seat to play, deals consistent with what it has seen (its own cards,
+every card played and by whom, the cards shown to everybody, the cards its
+opponents' plays showed they lack) are drawn at random and solved with every
+card visible; the card with the most points on average is played (or hinted).
+
+Strength is the number of deals per card (`LEVELS`). Where the solver does
+not search the hand (the stock phase of Fildinsky, the fris trick and rule 8
+of 20-card Filcău), the bot falls back on `engine.bots.SimpleBot`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine import Card, Deal
+from engine.analysis.position import Position, SolverCache, analyse
+from engine.analysis.review import Knowledge, exclusions, sample_hands
+from engine.analysis.solver import SearchLimit
+from engine.bots import SimpleBot, legal_from
+
+#: Deals solved per card at each strength level.
+LEVELS: dict[str, int] = {"easy": 4, "good": 16, "strong": 48}
+#: Nodes one sampled deal may cost before the bot stops sampling.
+NODE_LIMIT = 200_000
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The card the sampled analysis prefers, its average points (the seat's
+    team, the hand's end) and every legal card's average; `samples` deals."""
+
+    card: Card
+    average: float
+    averages: Mapping[Card, float]
+    samples: int
+
+
+def _plays(deal: Deal) -> list[tuple[int, Card]]:
+    n = deal.n
+    out: list[tuple[int, Card]] = []
+    for t in deal.tricks:
+        for i, c in enumerate(t.cards):
+            out.append(((t.leader + i) % n, c))
+    for i, c in enumerate(deal.current_trick):
+        out.append(((deal.leader + i) % n, c))
+    return out
+
+
+def _teams(deal: Deal, seat: int) -> tuple[int, ...]:
+    """The teams as `seat` can tell them; a seat it cannot place is taken
+    for an opponent (five-player Filkó before the partner shows)."""
+    seen = getattr(deal, "teams_seen_by", None)
+    if seen is None:
+        return tuple(deal.game.team_of(s) for s in range(deal.n))
+    teams = seen(seat)
+    mine = teams[seat] if teams[seat] is not None else 1
+    return tuple(t if t is not None else 1 - mine for t in teams)
+
+
+def searchable(deal: Deal) -> bool:
+    """Does the solver search this deal's next card?"""
+    if getattr(deal, "in_fris_trick", False):
+        return False
+    rule8 = getattr(deal, "rule8", None)
+    if rule8 is not None and len(deal.tricks) < 2:
+        return False
+    context = deal.context()
+    return not ("stock_empty" in context and not context["stock_empty"])
+
+
+def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, samples: int,
+         public: Mapping[int, Sequence[Card]] | None = None) -> Hint | None:
+    """The sampled analysis's card for `seat` (to play) holding `hand`, or
+    None where the solver does not search the hand."""
+    if not searchable(deal):
+        return None
+    game = deal.game
+    n = deal.n
+    plays = _plays(deal)
+    family = None
+    first = 0
+    context = deal.context()
+    if "stock_empty" in context:
+        family = game.legal_family_for(stock_empty=True)
+        first = n * 24  # the plays while the stock lasted teach nothing
+    first_leader = deal.tricks[0].leader if deal.tricks else deal.leader
+    excluded = exclusions(game, deal.trump, family, first_leader, plays, frozenset(), first)
+    played = [c for _, c in plays]
+    # The seats that already played to this trick hold one card fewer.
+    counts = [len(hand) - (1 if (s - deal.leader) % n < len(deal.current_trick) else 0)
+              for s in range(n)]
+    unseen = list(game.pack.cards)
+    for c in (*played, *hand):
+        unseen.remove(c)
+    known = []
+    for s in range(n):
+        shown = [c for c in (public or {}).get(s, ()) if c not in played and s != seat]
+        known.append(tuple(shown))
+    total = sum(counts) - len(hand)
+    if total != len(unseen):
+        # Cards out of play (a stock, cards not dealt): only the unseen that fit.
+        rng.shuffle(unseen)
+        unseen = unseen[:total]
+    k = Knowledge(seat, len(plays), tuple(hand), tuple(known), excluded, tuple(counts),
+                  tuple(unseen))
+    teams = _teams(deal, seat)
+    won = [0, 0]
+    for s, p in enumerate(deal.points):
+        won[teams[s]] += p
+    sums: dict[Card, float] = {}
+    solved = 0
+    cache = SolverCache(limit=1)
+    for _ in range(samples):
+        hands = sample_hands(k, rng)
+        if hands is None:
+            break
+        pos = Position(game, deal.trump, tuple(tuple(h) for h in hands),
+                       tuple(deal.current_trick), deal.leader, teams, (won[0], won[1]), family)
+        try:
+            a = analyse(pos, cache=cache, limit=NODE_LIMIT)
+        except SearchLimit:
+            break
+        for c, v in a.values.items():
+            sums[c] = sums.get(c, 0.0) + v
+        solved += 1
+        cache = SolverCache(limit=1)
+    if not solved:
+        return None
+    averages = {c: v / solved for c, v in sums.items()}
+    best = max(averages, key=lambda c: (averages[c], c.code))
+    return Hint(best, averages[best], averages, solved)
+
+
+class SampledBot:
+    """Plays the card the sampled analysis prefers (`LEVELS` deals a card)."""
+
+    def __init__(self, level: str = "good") -> None:
+        if level not in LEVELS:
+            raise ValueError(f"no level {level!r}; there are: {', '.join(LEVELS)}")
+        self.level = level
+        self.samples = LEVELS[level]
+        self.name = f"sampled-{level}"
+        self._fallback = SimpleBot()
+
+    def play(self, deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random) -> Card:
+        legal = legal_from(deal, seat, hand)
+        if len(legal) == 1:
+            return legal[0]
+        found = hint(deal, seat, hand, rng, self.samples)
+        if found is None or found.card not in legal:
+            return self._fallback.play(deal, seat, hand, rng)
+        return found.card

@@ -1,0 +1,356 @@
+"""The card that lost the hand: every card played, against best play.
+
+Two views of each card:
+
+* **double dummy**: with every card visible, how many points the card gave
+  away against the best card (`Analysis.loss`), and whether the hand's
+  result (who became masters, the game points) would have been different;
+* **sampled** (perfect-information Monte Carlo): fair to what the player
+  could know. Deals consistent with everything the player had seen (their
+  own cards, every card played and by whom, the cards shown to everybody,
+  the suits each seat showed it lacked) are drawn at random and solved; the
+  card's loss is its average loss over them.
+
+A card is *flagged* when it cost at least one point on average (sampled
+view when there is one, else double dummy) or changed the hand's result.
+
+Pure: the randomness is passed in and the work is counted in samples, not
+seconds; `table.review` spreads it over the cores and keeps the time budget.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import BadRequest, Card, Deal, EngineError, Game, MatchState
+from engine.analysis.position import Analysis, Position, SolverCache, analyse, teams_of
+from engine.analysis.rules import solver_rules
+from engine.analysis.solver import SearchLimit
+
+#: Nodes a review may spend on one position before it gives up on that card.
+NODE_LIMIT = 400_000
+
+#: Loss (points, on average) from which a card is flagged.
+FLAG_LOSS = 1.0
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand as played: the cards each seat was dealt, the plays in order
+    (seat, card), trumps, the first leader, each seat's team, the cards shown
+    to everybody (by seat), the match state before the hand, and the plays
+    the solver cannot judge (by index; a special trick of the game)."""
+
+    game: Game
+    trump: str | None
+    leader: int
+    hands: tuple[tuple[Card, ...], ...]
+    plays: tuple[tuple[int, Card], ...]
+    teams: tuple[int, ...]
+    public: Mapping[int, tuple[Card, ...]] = field(default_factory=dict)
+    state: MatchState | None = None
+    skipped: frozenset[int] = frozenset()
+    family: str | None = None
+    first: int = 0
+
+    def position(self, index: int, hands: Sequence[Sequence[Card]] | None = None
+                 ) -> Position:
+        """The position before play `index` (0-based), with these initial
+        hands (default: the real ones)."""
+        game = self.game
+        n = game.players
+        held = [list(h) for h in (hands if hands is not None else self.hands)]
+        leader = self.leader
+        trick: list[Card] = []
+        won = [0, 0]
+        for seat, c in self.plays[:index]:
+            held[seat].remove(c)
+            trick.append(c)
+            if len(trick) == n:
+                w = (leader + game.trick_winner(trick, self.trump)) % n
+                won[self.teams[w]] += game.trick_points(trick, self.trump)
+                leader = w
+                trick = []
+        return Position(game, self.trump, tuple(tuple(h) for h in held), tuple(trick), leader,
+                        self.teams, (won[0], won[1]), self.family)
+
+
+@dataclass(frozen=True)
+class CardReview:
+    """What one card played was worth (see the module docstring). Losses are
+    points of the player's team; `best` are the double-dummy best cards."""
+
+    index: int
+    trick: int
+    seat: int
+    card: Card
+    legal: int
+    best: tuple[Card, ...]
+    loss: int
+    result_changed: bool
+    sampled_loss: float | None = None
+    sampled_best: Card | None = None
+    samples: int = 0
+
+    @property
+    def flagged(self) -> bool:
+        loss = self.sampled_loss if self.sampled_loss is not None else float(self.loss)
+        return loss >= FLAG_LOSS or self.result_changed
+
+
+def record_of(deal: Deal, state: MatchState | None = None,
+              public: Mapping[int, Sequence[Card]] | None = None) -> HandRecord:
+    """The record of a deal (its hands known, or every card played)."""
+    game = deal.game
+    n = game.players
+    plays: list[tuple[int, Card]] = []
+    for t in deal.tricks:
+        for i, c in enumerate(t.cards):
+            plays.append(((t.leader + i) % n, c))
+    for i, c in enumerate(deal.current_trick):
+        plays.append(((deal.leader + i) % n, c))
+    family = None
+    first_leader = deal.tricks[0].leader if deal.tricks else deal.leader
+    context = deal.context()
+    if "stock_empty" in context:
+        # Fildinsky: hands change with every draw while the stock lasts; the
+        # solver judges the end game, from the first trick after the stock.
+        family = game.legal_family_for(stock_empty=True)
+        stock_tricks = len(deal.tricks) if context["stock_empty"] and len(deal.tricks) < 24 \
+            else 24
+        if len(deal.tricks) < stock_tricks or not context["stock_empty"]:
+            plays = []
+        else:
+            plays = plays[n * stock_tricks:]
+            first_leader = (deal.tricks[stock_tricks].leader
+                            if len(deal.tricks) > stock_tricks else deal.leader)
+    initial: list[list[Card]] = [[] for _ in range(n)]
+    if deal.hands is not None:
+        for s in range(n):
+            initial[s] = deal.pack.cards_of(deal.hands[s])
+    for seat, c in plays:
+        initial[seat].append(c)
+    if any(len(h) != len(initial[0]) for h in initial):
+        raise BadRequest("the hands of this deal are not known: it cannot be reviewed")
+    skipped: set[int] = set()
+    # 20-card Filcău: the fris trick and a "three" binder's lead to trick 2
+    # follow rules of their own, which the solver does not search.
+    if getattr(deal, "fris", None) is not None:
+        skipped.update(range(n))
+    if getattr(deal, "rule8", None) is not None:
+        skipped.update(range(n + 1))
+    first = 0
+    teams = teams_of(deal)
+    return HandRecord(game, deal.trump, first_leader, tuple(tuple(h) for h in initial),
+                      tuple(plays), teams,
+                      {s: tuple(cs) for s, cs in (public or {}).items()}, state,
+                      frozenset(skipped), family, first)
+
+
+def result_of(game: Game, state: MatchState | None, points: tuple[int, int]) -> Any:
+    """What the hand's points do to the match (None when the game cannot say
+    without more answers, such as the masters' choice of Servant)."""
+    if state is None:
+        return None
+    try:
+        after = game.settle(state, list(points)).to_json()
+    except (EngineError, ValueError, TypeError):
+        return None
+    if isinstance(after, dict):
+        after.pop("dealer", None)
+    return after
+
+
+def review_double_dummy(record: HandRecord, cache: SolverCache | None = None,
+                        limit: int = NODE_LIMIT) -> list[CardReview]:
+    """Every play judged with all cards visible. A position that needs more
+    than `limit` search nodes is not judged (Sueca's first tricks)."""
+    cache = cache or SolverCache()
+    out: list[CardReview] = []
+    n = record.game.players
+    for i, (seat, c) in enumerate(record.plays):
+        if i < record.first or i in record.skipped:
+            continue
+        pos = record.position(i)
+        try:
+            a = analyse(pos, cache=cache, limit=limit)
+        except SearchLimit:
+            continue
+        if c not in a.values:
+            continue  # not a legal card by the solver's rules (a special trick)
+        out.append(_judged(record, i, seat, c, a, n))
+    return out
+
+
+def _judged(record: HandRecord, i: int, seat: int, c: Card, a: Analysis, n: int
+            ) -> CardReview:
+    team = a.team
+    played = a.values[c]
+    total_left = a.points[0] + a.points[1]
+    other = total_left - played
+    after = (played, other) if team == 0 else (other, played)
+    changed = False
+    best_result = result_of(record.game, record.state, a.points)
+    if best_result is not None:
+        changed = result_of(record.game, record.state, after) != best_result
+    return CardReview(i, i // n + 1, seat, c, len(a.values), tuple(a.best_cards()),
+                      a.best - played, changed)
+
+
+# ----- what a player could know, and deals consistent with it --------------------------
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What `seat` knew before play `index`: its cards, every card played,
+    the cards each other seat is known to hold (shown) or cannot hold
+    (shown void), and how many cards each seat still holds."""
+
+    seat: int
+    index: int
+    own: tuple[Card, ...]
+    known: tuple[tuple[Card, ...], ...]
+    excluded: tuple[frozenset[Card], ...]
+    counts: tuple[int, ...]
+    unseen: tuple[Card, ...]
+
+
+def knowledge(record: HandRecord, index: int) -> Knowledge:
+    """What the player of play `index` knew then."""
+    game = record.game
+    n = game.players
+    seat = record.plays[index][0]
+    pos = record.position(index)
+    played = [c for _, c in record.plays[:index]]
+    own = pos.hands[seat]
+    excluded = exclusions(game, record.trump, record.family, record.leader,
+                          record.plays[:index], record.skipped, record.first)
+    known: list[tuple[Card, ...]] = []
+    for s in range(n):
+        shown = [c for c in record.public.get(s, ()) if c not in played] if s != seat else []
+        known.append(tuple(shown))
+    counts = tuple(len(h) for h in pos.hands)
+    unseen = _unseen(record, played, own)
+    return Knowledge(seat, index, own, tuple(known), excluded, counts, tuple(unseen))
+
+
+def exclusions(game: Game, trump: str | None, family: str | None, leader: int,
+               plays: Sequence[tuple[int, Card]], skipped: frozenset[int] = frozenset(),
+               first: int = 0) -> tuple[frozenset[Card], ...]:
+    """The cards each seat is shown not to hold by its plays: a seat that
+    played a card which holding some other card would have made illegal did
+    not hold that other card (the game's own legal family decides; plays
+    before `first` or in `skipped` teach nothing)."""
+    n = game.players
+    rules = solver_rules(game, trump, family)
+    excluded: list[set[Card]] = [set() for _ in range(n)]
+    trick: list[Card] = []
+    seen_so_far: list[Card] = []
+    for j, (s, c) in enumerate(plays):
+        if trick and j not in skipped and j >= first:
+            c_mask = rules.mask_of([c])
+            for x in game.pack.distinct_cards:
+                if x in excluded[s] or x in seen_so_far:
+                    continue
+                try:
+                    hand = c_mask | rules.mask_of([x], c_mask)
+                    taken = hand
+                    bits = []
+                    for t in trick:
+                        m = rules.mask_of([t], taken)
+                        taken |= m
+                        bits.append(m.bit_length() - 1)
+                except ValueError:
+                    continue  # x cannot be held beside these cards
+                if not rules.legal(hand, bits) & c_mask:
+                    excluded[s].add(x)
+        seen_so_far.append(c)
+        trick.append(c)
+        if len(trick) == n:
+            leader = (leader + game.trick_winner(trick, trump)) % n
+            trick = []
+    return tuple(frozenset(e) for e in excluded)
+
+
+def _unseen(record: HandRecord, played: list[Card], own: Sequence[Card]) -> list[Card]:
+    rest = [c for h in record.hands for c in h]
+    for c in (*played, *own):
+        rest.remove(c)
+    return rest
+
+
+def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50
+                 ) -> list[list[Card]] | None:
+    """Current hands consistent with `k`, drawn at random (None if every try
+    ran into a dead end)."""
+    n = len(k.counts)
+    for _ in range(tries):
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        hands[k.seat] = list(k.own)
+        room = list(k.counts)
+        room[k.seat] = 0
+        rest = list(k.unseen)
+        for s in range(n):
+            for c in k.known[s]:
+                if c in rest:
+                    rest.remove(c)
+                    hands[s].append(c)
+                    room[s] -= 1
+        rng.shuffle(rest)
+        allowed = {id(c): [s for s in range(n) if s != k.seat and c not in k.excluded[s]]
+                   for c in rest}
+        rest.sort(key=lambda c: len(allowed[id(c)]))
+        ok = True
+        for c in rest:
+            choices = [s for s in allowed[id(c)] if room[s] > 0]
+            if not choices:
+                ok = False
+                break
+            weights = [room[s] for s in choices]
+            s = rng.choices(choices, weights)[0]
+            hands[s].append(c)
+            room[s] -= 1
+        if ok and all(r == 0 for r in room):
+            return hands
+    return None
+
+
+def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: int,
+                   cache: SolverCache | None = None, limit: int = NODE_LIMIT
+                   ) -> tuple[dict[Card, float], int]:
+    """Average loss of every legal card of play `index` over `samples` deals
+    consistent with what its player knew: ({card: average loss}, deals solved)."""
+    k = knowledge(record, index)
+    pos = record.position(index)
+    totals: dict[Card, float] = {}
+    solved = 0
+    for _ in range(samples):
+        hands = sample_hands(k, rng)
+        if hands is None:
+            break
+        sample = Position(pos.game, pos.trump, tuple(tuple(h) for h in hands), pos.trick,
+                          pos.leader, pos.teams, pos.won, pos.family)
+        try:
+            a = analyse(sample, cache=cache or SolverCache(limit=1), limit=limit)
+        except SearchLimit:
+            break
+        for c, v in a.values.items():
+            totals[c] = totals.get(c, 0.0) + (a.best - v)
+        solved += 1
+    if not solved:
+        return {}, 0
+    return {c: t / solved for c, t in totals.items()}, solved
+
+
+def with_samples(review: CardReview, losses: Mapping[Card, float], solved: int
+                 ) -> CardReview:
+    """`review` with its sampled view."""
+    if not solved or review.card not in losses:
+        return review
+    best = min(losses, key=lambda c: (losses[c], c.code))
+    return CardReview(review.index, review.trick, review.seat, review.card, review.legal,
+                      review.best, review.loss, review.result_changed,
+                      losses[review.card], best, solved)

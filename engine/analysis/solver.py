@@ -1,0 +1,465 @@
+"""The perfect-information (double dummy) solver: all cards visible, what is
+the most each side can force from here?
+
+It searches the rest of the hand with every card known, through the game's
+own rules (`engine.analysis.rules`), for two sides: *side 0* (the seats whose
+team is 0) maximises its card points, side 1 minimises them. Every trick's
+points go to one side, so side 1's best is what side 0 cannot stop it taking.
+
+The techniques (each measured in bench/solver_bench.py):
+
+* **yes/no searches**: `_boundary(need)` answers "can side 0 still take
+  `need` points?"; the exact value is a binary search on `need`.
+* **a transposition table at trick boundaries**, keyed by the cards
+  *renumbered by their rank among the cards still out*: which cards were
+  played does not matter, only who holds the 1st, 2nd, ... card of each suit
+  still out, what it is worth, and who leads. It stores bounds (lower,
+  upper) on side 0's points from that position, so answers carry over from
+  one `need` to the next and from one card's analysis to the next.
+* **equivalent cards**: two cards of one hand with only played cards between
+  them (in power order, same effective suit) and the same points are
+  interchangeable; only one of them is searched.
+* **move ordering**: the leader tries the top remaining card of a suit first,
+  then low cards; a follower whose side is winning gives points, one whose
+  side is losing wins as cheaply as it can, or else throws its least.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.analysis.rules import SolverRules
+from engine.legal import legal_mask
+
+#: Above this many entries the transposition table starts again.
+TT_LIMIT = 2_000_000
+
+
+class SearchLimit(Exception):  # noqa: N818 (a limit reached, not a fault)
+    """The search visited more nodes than its limit allows."""
+
+
+@dataclass
+class Stats:
+    """Work done by a solver since it was made (or since `reset`)."""
+
+    nodes: int = 0
+    probes: int = 0
+    hits: int = 0
+    #: Raise `SearchLimit` once `nodes` passes this (0: no limit).
+    limit: int = 0
+
+    @property
+    def hit_rate(self) -> float:
+        return self.hits / self.probes if self.probes else 0.0
+
+
+class Solver:
+    """A solver for one game, trump and seating of teams (`teams[seat]` is 0
+    or 1). Its transposition table is kept between calls: positions are keyed
+    absolutely, so any question about the same deal (another card, a later
+    position, a larger `need`) reuses what was learnt."""
+
+    def __init__(self, rules: SolverRules, teams: Sequence[int]) -> None:
+        self.rules = rules
+        self.n = len(teams)
+        self.teams = tuple(teams)
+        self.side0 = tuple(t == 0 for t in teams)
+        self.tt: dict[int, tuple[int, int]] = {}
+        self.stats = Stats()
+        self._s = _Search(rules, self.side0, self.tt, self.stats)
+
+    # ----- the position -------------------------------------------------------------
+
+    def load(self, hands: Sequence[int], trick: Sequence[int], leader: int) -> None:
+        """Set the position: each seat's cards (internal bits), the trick so far
+        (bits, leader first), the seat that led it."""
+        if len(hands) != self.n:
+            raise ValueError(f"expected {self.n} hands, got {len(hands)}")
+        out = 0
+        for h in hands:
+            out |= h
+        for b in trick:
+            out |= 1 << b
+        everything = 0
+        for m in self.rules.tables.suit_mask:
+            everything |= m
+        pts = self.rules.points
+        rem = 0
+        x = out
+        while x:
+            low = x & -x
+            rem += pts[low.bit_length() - 1]
+            x ^= low
+        s = self._s
+        s.hands[:] = list(hands)
+        s.trick = list(trick)
+        s.leader = leader
+        s.gone = everything & ~out
+        s.rem = rem
+
+    @property
+    def hands(self) -> list[int]:
+        return self._s.hands
+
+    @property
+    def trick(self) -> list[int]:
+        return self._s.trick
+
+    @property
+    def leader(self) -> int:
+        return self._s.leader
+
+    @property
+    def rem(self) -> int:
+        """The points still out, the current trick's included."""
+        return self._s.rem
+
+    @property
+    def turn(self) -> int:
+        s = self._s
+        return (s.leader + len(s.trick)) % self.n
+
+    # ----- public questions -------------------------------------------------------
+
+    def can_reach(self, need: int) -> bool:
+        """Can side 0 take at least `need` of the points still out (the
+        current trick's included)?"""
+        s = self._s
+        if need <= 0:
+            return True
+        if need > s.rem:
+            return False
+        if not s.trick:
+            return s.boundary(need)
+        led, bseat, bkey, tpts = self._trick_state()
+        return s.play(self.turn, need, led, bseat, bkey, tpts)
+
+    def value(self) -> int:
+        """Side 0's points from here under best play by both sides."""
+        s = self._s
+        lo, hi = 0, s.rem
+        if not s.trick:
+            found = self.tt.get(s.key())
+            if found is not None:
+                lo, hi = max(lo, found[0]), min(hi, found[1])
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.can_reach(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def card_values(self) -> dict[int, int]:
+        """For every legal card of the seat to play (an internal bit): side
+        0's points from here if it is played and both sides then play best."""
+        seat = self.turn
+        s = self._s
+        legal = self.rules.legal(s.hands[seat], s.trick)
+        out: dict[int, int] = {}
+        for rep, members in self._classes(legal):
+            v = self._value_after(seat, rep)
+            for b in members:
+                out[b] = v
+        return out
+
+    # ----- playing a card at the root ----------------------------------------------
+
+    def _value_after(self, seat: int, b: int) -> int:
+        s = self._s
+        saved = (s.hands[seat], list(s.trick), s.leader, s.gone, s.rem)
+        s.hands[seat] &= ~(1 << b)
+        s.trick.append(b)
+        got = 0
+        if len(s.trick) == self.n:
+            _, bseat, _, tpts = self._trick_state()
+            tb = 0
+            for x in s.trick:
+                tb |= 1 << x
+            s.gone |= tb
+            s.rem -= tpts
+            s.leader = bseat
+            s.trick = []
+            if self.side0[bseat]:
+                got = tpts
+        try:
+            return got + self.value()
+        finally:
+            s.hands[seat], s.trick, s.leader, s.gone, s.rem = saved
+
+    def _trick_state(self) -> tuple[int, int, int, int]:
+        """(led effective suit, winning seat, its key, points) of the trick so far."""
+        s = self._s
+        trick = s.trick
+        key = self.rules.tables.key
+        led = self.rules.tables.eff[trick[0]]
+        bseat, bkey, tpts = -1, -2, 0
+        for i, b in enumerate(trick):
+            k = key(b, led)
+            if k > bkey:
+                bseat, bkey = (s.leader + i) % self.n, k
+            tpts += self.rules.points[b]
+        return led, bseat, bkey, tpts
+
+    def _classes(self, legal: int) -> list[tuple[int, list[int]]]:
+        """The legal cards grouped into interchangeable classes: (searched
+        card, every card of its class)."""
+        x = legal | self._s.gone
+        pts = self._s.gkey
+        out: list[tuple[int, list[int]]] = []
+        m = legal
+        while m:
+            low = m & -m
+            run = x & ~(x + low)
+            cards = run & legal
+            m &= ~run
+            groups: dict[int, list[int]] = {}
+            while cards:
+                c = cards & -cards
+                b = c.bit_length() - 1
+                groups.setdefault(pts[b], []).append(b)
+                cards ^= c
+            for members in groups.values():
+                out.append((members[-1], members))
+        return out
+
+
+class _Search:
+    """The search proper: the position it works on and the recursive yes/no
+    search over it, written for speed (tables bound to locals, no method
+    lookups in the loop)."""
+
+    def __init__(self, rules: SolverRules, side0: tuple[bool, ...],
+                 tt: dict[int, tuple[int, int]], stats: Stats) -> None:
+        n = len(side0)
+        self.hands: list[int] = [0] * n
+        self.trick: list[int] = []
+        self.leader = 0
+        self.gone = 0
+        self.rem = 0
+        tables = rules.tables
+        family, undertrump = rules.family, rules.undertrump
+        eff = tables.eff
+        power = tables.power
+        points = rules.points
+        above = rules.above
+        guards = rules.guards
+        pmasks = rules.point_masks
+        tie = _ties(rules)
+        # Cards of one run are interchangeable when they score the same; in a
+        # double pack only identical cards are (a twin held elsewhere ties
+        # with one and beats the other).
+        gkey = tables.power if tie else points
+        self.gkey = gkey
+        # The game's own trick-winning key, tabulated per led effective suit.
+        nbits = len(eff)
+        keytab = tuple(
+            tuple(tables.key(b, led) if eff[b] >= 0 else -1 for b in range(nbits))
+            for led in range(5))
+        runs_cache: dict[int, tuple[tuple[tuple[int, int, int], ...], int]] = {}
+        hands = self.hands
+        me = self
+
+        def compress(u: int) -> tuple[tuple[tuple[int, int, int], ...], int]:
+            runs = []
+            sig = 0
+            pos = 0
+            x = u
+            sig_parts = []
+            while x:
+                low = x & -x
+                start = low.bit_length() - 1
+                run = x & ~(x + low)
+                length = run.bit_count()
+                mask = (1 << length) - 1
+                runs.append((start, mask, pos))
+                pos += length
+                x ^= run
+            width = pos
+            shift = 0
+            for pm in (*pmasks, (tie & u & (u << 1)) if tie else 0, guards):
+                part = 0
+                for start, mask, p in runs:
+                    part |= ((pm >> start) & mask) << p
+                sig_parts.append(part << shift)
+                shift += width
+            for part in sig_parts:
+                sig |= part
+            return tuple(runs), (sig << 8) | width
+
+        def key() -> int:
+            u = guards
+            for h in hands:
+                u |= h
+            found = runs_cache.get(u)
+            if found is None:
+                if len(runs_cache) > 200_000:
+                    runs_cache.clear()
+                found = runs_cache[u] = compress(u)
+            runs, sig = found
+            width = sig & 0xFF
+            k = sig
+            shift = 0
+            for i in range(n - 1):
+                h = hands[i]
+                part = 0
+                for start, mask, p in runs:
+                    part |= ((h >> start) & mask) << p
+                k = (k << width) | part
+                shift += width
+            return (k << 4) | me.leader
+
+        def boundary(need: int) -> bool:
+            if need <= 0:
+                return True
+            if need > me.rem:
+                return False
+            leader = me.leader
+            lh = hands[leader]
+            if lh & (lh - 1) == 0:
+                # The last trick: every card is forced.
+                b = lh.bit_length() - 1
+                kt = keytab[eff[b]]
+                bseat, bkey = leader, kt[b]
+                for i in range(1, n):
+                    s = (leader + i) % n
+                    k = kt[hands[s].bit_length() - 1]
+                    if k > bkey:
+                        bseat, bkey = s, k
+                stats.nodes += n
+                return side0[bseat]
+            stats.probes += 1
+            k = key()
+            found = tt.get(k)
+            if found is not None:
+                lo, hi = found
+                if lo >= need:
+                    stats.hits += 1
+                    return True
+                if hi < need:
+                    stats.hits += 1
+                    return False
+            else:
+                lo, hi = 0, me.rem
+            r = play(leader, need, -1, -1, -2, 0)
+            if r:
+                if need > lo:
+                    lo = need
+            elif need - 1 < hi:
+                hi = need - 1
+            if len(tt) >= TT_LIMIT:
+                tt.clear()
+            tt[k] = (lo, hi)
+            return r
+
+        def play(seat: int, need: int, led: int, bseat: int, bkey: int, tpts: int) -> bool:
+            stats.nodes += 1
+            if stats.limit and stats.nodes > stats.limit:
+                raise SearchLimit(stats.nodes)
+            trick = me.trick
+            hand = hands[seat]
+            legal = legal_mask(family, tables, hand, trick, undertrump)
+            maxi = side0[seat]
+            last = len(trick) == n - 1
+            nxt = (seat + 1) % n
+            if legal & (legal - 1) == 0:
+                moves: list[int] = [legal.bit_length() - 1]
+            else:
+                # One card per class of interchangeable cards, best guesses first.
+                gone = me.gone
+                x = legal | gone
+                scored: list[tuple[int, int]] = []
+                m = legal
+                if bseat < 0:
+                    while m:
+                        low = m & -m
+                        run = x & ~(x + low)
+                        cards = run & legal
+                        m &= ~run
+                        seen = -1
+                        while cards:
+                            top = cards.bit_length() - 1
+                            cards ^= 1 << top
+                            g = gkey[top]
+                            if g != seen:
+                                seen = g
+                                if above[top] & ~gone == 0:
+                                    scored.append((10_000 + power[top], top))
+                                else:
+                                    scored.append((-power[top], top))
+                else:
+                    kt = keytab[led]
+                    mine = maxi == side0[bseat]
+                    while m:
+                        low = m & -m
+                        run = x & ~(x + low)
+                        cards = run & legal
+                        m &= ~run
+                        seen = -1
+                        while cards:
+                            top = cards.bit_length() - 1
+                            cards ^= 1 << top
+                            g = gkey[top]
+                            if g != seen:
+                                seen = g
+                                p = points[top]
+                                if mine:
+                                    scored.append((p * 10_000 - power[top], top))
+                                elif kt[top] > bkey:
+                                    scored.append((1_000_000 + p * 10_000 - power[top], top))
+                                else:
+                                    scored.append((-p * 10_000 - power[top], top))
+                scored.sort(reverse=True)
+                moves = [b for _, b in scored]
+            for b in moves:
+                if bseat < 0:
+                    nled = eff[b]
+                    k = power[b]
+                else:
+                    nled = led
+                    k = keytab[led][b]
+                if k > bkey:
+                    nbs, nbk = seat, k
+                else:
+                    nbs, nbk = bseat, bkey
+                tp = tpts + points[b]
+                hands[seat] = hand ^ (1 << b)
+                trick.append(b)
+                if last:
+                    nneed = need - tp if side0[nbs] else need
+                    saved_leader, saved_gone = me.leader, me.gone
+                    tb = 0
+                    for x in trick:
+                        tb |= 1 << x
+                    me.leader = nbs
+                    me.gone = saved_gone | tb
+                    me.rem -= tp
+                    me.trick = []
+                    r = boundary(nneed)
+                    me.trick = trick
+                    me.rem += tp
+                    me.leader, me.gone = saved_leader, saved_gone
+                else:
+                    r = play(nxt, need, nled, nbs, nbk, tp)
+                trick.pop()
+                hands[seat] = hand
+                if r == maxi:
+                    return r
+            return not maxi
+
+        self.key = key
+        self.boundary = boundary
+        self.play = play
+
+
+def _ties(rules: SolverRules) -> int:
+    """Bits whose card has the same power as the bit below (a double pack's
+    identical cards): the key must tell "equal" from "higher"."""
+    power = rules.tables.power
+    out = 0
+    for b in range(1, len(power)):
+        if power[b] >= 0 and power[b] == power[b - 1]:
+            out |= 1 << b
+    return out
