@@ -117,7 +117,7 @@ class FakeHub:
         self.rate = rate
         self.interpreter = interpreter
         self._flash_dir = None if flash else tempfile.TemporaryDirectory(prefix="pico-flash-")
-        self.flash = flash or Path(self._flash_dir.name)  # type: ignore[union-attr]
+        self.flash = flash or Path(self._flash_dir.name)  # type: ignore[union-attr]  # set when no flash
         self.pico: MicroPythonPico | None = None
         self.ended: str = ""  # how the MicroPython firmware's last run ended
         self.hub: Any = None

@@ -34,6 +34,8 @@ def test_mypy_strict_is_clean(mypy_report, package):
 def test_every_type_ignore_has_its_code_and_a_reason(package):
     bare = []
     for path in sorted((ROOT / package).rglob("*.py")):
+        if "micropython_side" in path.parts:
+            continue  # MicroPython code, outside mypy (its exclude in pyproject.toml)
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if "type: ignore" in line and not re.search(r"type: ignore\[[-a-z, ]+\]  # \S", line):
                 bare.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")

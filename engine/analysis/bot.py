@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine import Card, Deal
-from engine.analysis.position import Position, SolverCache, analyse
+from engine.analysis.position import Position, SolverCache, analyse, game_of
 from engine.analysis.review import Knowledge, exclusions, sample_hands
 from engine.analysis.solver import SearchLimit
 from engine.bots import SimpleBot, legal_from
@@ -78,7 +78,7 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
     None where the solver does not search the hand."""
     if not searchable(deal):
         return None
-    game = deal.game
+    game = game_of(deal)
     n = deal.n
     plays = _plays(deal)
     family = None

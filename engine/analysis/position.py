@@ -20,6 +20,15 @@ from engine.analysis.rules import SolverRules, solver_rules
 from engine.analysis.solver import Solver
 
 
+def game_of(deal: Deal) -> Game:
+    """The deal's game as the solver needs it: a whole `Game` (a `Deal` only
+    promises the rules it plays by)."""
+    game = deal.game
+    if not isinstance(game, Game):
+        raise BadRequest(f"the solver needs a registered game, not {type(game).__name__}")
+    return game
+
+
 @dataclass(frozen=True)
 class Position:
     """The cards each seat still holds, the trick so far (leader first), the
@@ -160,7 +169,7 @@ def position_of(deal: Deal) -> Position:
     if context:
         if context.get("stock_empty") is False:
             raise BadRequest("the solver plays the end game only: the stock is not empty")
-        family = deal.game.legal_family_for(**context)
+        family = game_of(deal).legal_family_for(**context)
     pack = deal.pack
     hands = tuple(tuple(pack.cards_of(h)) for h in deal.hands)
     trick = tuple(deal.current_trick)
@@ -168,7 +177,7 @@ def position_of(deal: Deal) -> Position:
     won = [0, 0]
     for seat, p in enumerate(deal.points):
         won[teams[seat]] += p
-    return Position(deal.game, deal.trump, hands, trick, deal.leader, teams,
+    return Position(game_of(deal), deal.trump, hands, trick, deal.leader, teams,
                     (won[0], won[1]), family)
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import BadRequest, Card, Deal, EngineError, Game, MatchState
-from engine.analysis.position import Analysis, Position, SolverCache, analyse, teams_of
+from engine.analysis.position import Analysis, Position, SolverCache, analyse, game_of, teams_of
 from engine.analysis.rules import solver_rules
 from engine.analysis.solver import SearchLimit
 
@@ -104,7 +104,7 @@ class CardReview:
 def record_of(deal: Deal, state: MatchState | None = None,
               public: Mapping[int, Sequence[Card]] | None = None) -> HandRecord:
     """The record of a deal (its hands known, or every card played)."""
-    game = deal.game
+    game = game_of(deal)
     n = game.players
     plays: list[tuple[int, Card]] = []
     for t in deal.tricks:

@@ -206,7 +206,7 @@ def _refuse(exc: Exception, display: Any, close: Any) -> int:
     from table.controller.refusal import EXIT_REFUSED, show_refusal
 
     try:
-        show_refusal(display, exc)  # type: ignore[arg-type]
+        show_refusal(display, exc)  # type: ignore[arg-type]  # any display port will do
     except Exception as shown:  # a display that fails must not hide the reason
         print(f"cardtable run: (the screen could not show this: {shown})", file=sys.stderr)
     text = str(exc)

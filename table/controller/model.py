@@ -615,7 +615,7 @@ class TableModel:
             except RegistryError as err:
                 self.registry_failed(err)
                 # back to the admin menu (a trigger the machine adds)
-                self.menu()  # type: ignore[attr-defined]
+                self.menu()  # type: ignore[attr-defined]  # added by transitions
                 return
         self.enroll_message = ""
         self.last_enrolled = None
