@@ -203,11 +203,7 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
 
 
 def outcome_answer(ref: Referee, hand: HandSession, outcome: PlayOutcome) -> Answer:
-    out: Answer = {"ok": True}
-    if outcome.revoke is not None:
-        out["revoke"] = outcome.revoke.to_json()
-    if outcome.trick is not None:
-        out["trick"] = outcome.trick.to_json()
+    out: Answer = {"ok": True, **outcome.to_json()}
     if outcome.hand_over:
         result: Answer = {"points": hand.deal.team_points()}
         if hand.state is not None:
