@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine import BadRequest, EngineError, IllegalPlay
+from engine import BadRequest, Card, EngineError, IllegalPlay
 from engine.games.base import check_seat
 from engine.games.sueca import Sueca, SuecaState
 from engine.games.sueca.deal import Penalty, SuecaDeal
@@ -86,22 +86,12 @@ def _session(ref: Referee) -> tuple[HandSession, Sueca, SuecaDeal]:
 def op_redeal(ref: Referee, req: Request) -> Answer:
     hand, game, deal = _session(ref)
     seat = req.seat(game, "seat")
-    if deal.finished:
-        raise EngineError("hand_over")
-    limit = game.redeal_claim_limit(seat, deal.leader, deal.played)
-    if deal.hands is not None:
-        if "hand" in req:
-            raise BadRequest('the hands are known: do not send "hand"')
-        cards = deal.hand_of(seat)
-    else:
-        cards = req.cards(game, "hand")
-        if len(cards) != game.hand_size or len(set(cards)) != len(cards):
-            raise BadRequest(f'"hand" must be the seat\'s {game.hand_size} different cards')
-        for other in range(game.players):
-            if other != seat and set(deal.hand_of(other)) & set(cards):
-                raise BadRequest(f"some of those cards are known to be seat {other}'s")
-    points = game.redeal_points(seat, cards, limit)
-    deal.end_by_redeal()
+
+    def shown() -> list[Card]:
+        return req.cards(game, "hand")
+
+    points = game.claim_redeal(deal, seat, shown if deal.hands is None or "hand" in req
+                               else None)
     result: Answer = {"redeal": seat, "points": points}
     if hand.state is not None:
         hand.state = game.settle(hand.state, None, redeal=True)
