@@ -105,17 +105,20 @@ class HandFlow:
 
     `hands` are every seat's cards when the table knows them (scanned or read
     while dealing); `None` plays with hands unknown. `trump` may be given when
-    it is already known (for instance read while dealing).
+    it is already known (for instance read while dealing), with the `shown`
+    cards that fixed it.
     """
 
     def __init__(self, game: FlowRules, state: MatchState,
                  hands: Sequence[Iterable[Card]] | None = None,
-                 trump: str | None = None) -> None:
+                 trump: str | None = None, *, shown: Sequence[Card] = ()) -> None:
         self.game = game
         self.state = state
         self.hands = [list(h) for h in hands] if hands is not None else None
         self.dealer = state.dealer
-        self.shown: list[Card] = []
+        #: The cards the dealer showed to fix trumps. Given with `trump` (the
+        #: referee's `new_hand` says both at once), they are public from the start.
+        self.shown: list[Card] = list(shown)
         self.trump = trump
         self.deal: Deal | None = None
         self._log: list[tuple[str, Any]] = []
