@@ -766,7 +766,7 @@ class FildinskyDeal(Deal):
 
     # A Fildinsky action is a play, a meld, an exchange or a draw: undo says which
     # (an `Undone`), where `Deal.undo` can only answer a play.
-    def undo(self) -> Undone:  # type: ignore[override]
+    def undo(self) -> Undone:  # type: ignore[override]  # answers any action, see above
         """Take back the last action; the state is exactly as before it."""
         if not self._actions:
             raise Refusal("nothing_to_undo")
