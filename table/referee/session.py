@@ -207,6 +207,10 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
         deal = game.new_deal(trump, leader, hands, known)
     if dealer is not None:
         game.check_shown(dealer, shown, hands)
+    elif shown and hands is not None:
+        before = game.dealer_before(leader)
+        if before is not None:
+            game.check_shown(before, shown, hands)
     ref.hand = HandSession(game, deal, state, req.lang, flow=flow)
     out["leader"] = leader
     # Keep the spec's key order: ok first, then what the game reports.

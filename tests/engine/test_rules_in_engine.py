@@ -116,3 +116,8 @@ def test_a_sueca_redeal_claim_with_hands_unknown_reads_the_cards_only_when_allow
         game.claim_redeal(deal, 0, lambda: cards(WEAK)[:9])
     assert not deal.finished
     assert game.claim_redeal(deal, 0, shown) == 2 and read == [True] and deal.redealt
+
+
+def test_sueca_knows_the_dealer_from_the_leader_filicau_does_not():
+    assert [get_game("sueca").dealer_before(s) for s in range(4)] == [3, 0, 1, 2]
+    assert get_game("filicau").dealer_before(0) is None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine import BadRequest, Card, EngineError, IllegalPlay
+from engine import BadRequest, Card, EngineError
 from engine.games.base import check_seat
 from engine.games.sueca import Sueca, SuecaState
 from engine.games.sueca.deal import Penalty, SuecaDeal
@@ -56,21 +56,8 @@ def op_settle(ref: Referee, req: Request) -> Answer:
 
 
 def op_new_hand_sueca(ref: Referee, req: Request) -> Answer:
-    previous = ref.hand
     answer = op_new_hand(ref, req)
     hand = ref.require_hand()
-    if hand.state is None and "shown" in req and hand.deal.hands is not None:
-        # Given only the leader, the dealer is still the seat before him, and
-        # the turned-up card is his (the generic op checks it with a state).
-        game = _sueca(hand.game)
-        dealer = (hand.deal.leader - 1) % game.players
-        turned = req.cards(game, "shown")[0]
-        try:
-            game.check_shown(dealer, [turned], [hand.deal.hand_of(s)
-                                                for s in range(game.players)])
-        except IllegalPlay:
-            ref.hand = previous
-            raise
     hand.extra["before"] = hand.state
     return answer
 
