@@ -102,6 +102,16 @@ class PlayOutcome(NamedTuple):
     revoke: Revoke | None = None
     hand_over: bool = False
 
+    def to_json(self) -> dict[str, Any]:
+        """What the play proved and closed, as the referee's `play` answer
+        tells it: `revoke` and `trick` when there are any, in that order."""
+        out: dict[str, Any] = {}
+        if self.revoke is not None:
+            out["revoke"] = self.revoke.to_json()
+        if self.trick is not None:
+            out["trick"] = self.trick.to_json()
+        return out
+
 
 class Deal:
     """The play of one hand.

@@ -62,6 +62,34 @@ class FlowEvent:
     outcome: PlayOutcome | None = None
     data: dict[str, Any] = field(default_factory=dict)
 
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object: `event` (the kind), `seat` and `card`
+        (a code) when set, what a play did (`revoke`, `trick`, `hand_over`),
+        then `data` with cards written as their codes."""
+        out: dict[str, Any] = {"event": self.kind}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.card is not None:
+            out["card"] = self.card.code
+        if self.outcome is not None:
+            out.update(self.outcome.to_json())
+            if self.outcome.hand_over:
+                out["hand_over"] = True
+        for key, value in self.data.items():
+            out.setdefault(key, _json_value(value))
+        return out
+
+
+def _json_value(value: Any) -> Any:
+    """`value` with every card as its code and every tuple as a list."""
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    return value
+
 
 @dataclass(frozen=True)
 class HandResult:
@@ -77,17 +105,20 @@ class HandFlow:
 
     `hands` are every seat's cards when the table knows them (scanned or read
     while dealing); `None` plays with hands unknown. `trump` may be given when
-    it is already known (for instance read while dealing).
+    it is already known (for instance read while dealing), with the `shown`
+    cards that fixed it.
     """
 
     def __init__(self, game: FlowRules, state: MatchState,
                  hands: Sequence[Iterable[Card]] | None = None,
-                 trump: str | None = None) -> None:
+                 trump: str | None = None, *, shown: Sequence[Card] = ()) -> None:
         self.game = game
         self.state = state
         self.hands = [list(h) for h in hands] if hands is not None else None
         self.dealer = state.dealer
-        self.shown: list[Card] = []
+        #: The cards the dealer showed to fix trumps. Given with `trump` (the
+        #: referee's `new_hand` says both at once), they are public from the start.
+        self.shown: list[Card] = list(shown)
         self.trump = trump
         self.deal: Deal | None = None
         self._log: list[tuple[str, Any]] = []
@@ -136,6 +167,22 @@ class HandFlow:
             return FlowEvent("played", seat, card, outcome)
         if step.kind == "done":
             raise IllegalPlay("hand_over")
+        raise IllegalPlay("not_expected", seat=seat, step=step.kind)
+
+    def play(self, seat: int, card: Card) -> FlowEvent:
+        """`seat` plays `card` to the trick (the referee's `play`): unlike a
+        card read at a seat, never taken for another step. Refused with
+        `hand_over` once the last trick is played (even while a choice after
+        it is pending), and before play by `_not_playing`."""
+        if self.deal is not None and self.deal.finished:
+            raise IllegalPlay("hand_over")
+        step = self.pending()
+        if step.kind != "play":
+            self._not_playing(seat, step)
+        return self.card(seat, card)
+
+    def _not_playing(self, seat: int, step: Step) -> None:
+        """Refuse a play while the hand waits for `step`, another step."""
         raise IllegalPlay("not_expected", seat=seat, step=step.kind)
 
     def choose(self, seat: int, choice: str) -> FlowEvent:

@@ -193,6 +193,12 @@ class Game:
                 raise self.refusal("not_in_hand", seat=dealer, card=c.code,
                                    family=self.pack.family)
 
+    def dealer_before(self, leader: int) -> int | None:
+        """The dealer of a hand known only by its first leader, when the rules
+        fix him (Sueca: the seat before the leader), so that the cards shown
+        to fix trumps are still checked as his. None: they do not."""
+        return None
+
     def new_deal(self, trump: str | None, leader: int,
                  hands: Sequence[Iterable[Card]] | None = None,
                  known: Mapping[int, Iterable[Card]] | None = None) -> Deal:

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine import BadRequest, Deal, EngineError, Game, MatchState
 from engine.deal import PlayOutcome
+from engine.flow import HandFlow
 from engine.messages import render
 from table.referee.extras import extra_ops
 from table.referee.request import Request
@@ -32,6 +33,9 @@ class HandSession:
     state: MatchState | None
     lang: str = "en"
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The hand's flow, the one the table drives, when the referee drives it
+    #: too (`deal` is then the flow's deal).
+    flow: HandFlow | None = None
 
 
 def refusal(err: EngineError, lang: str) -> Answer:
@@ -192,25 +196,35 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
             if not isinstance(h, list):
                 raise BadRequest(f'"hands"[{i}] must be a list of card codes')
             hands.append([game.pack.parse(c) for c in h])
-    known = {dealer: shown} if shown and dealer is not None and hands is None else None
-    deal = game.new_deal(trump, leader, hands, known)
+    flow: HandFlow | None = None
+    if state is not None and type(game).hand_flow is Game.hand_flow:
+        # The game's hand is the base flow (Filicău): drive it as the table does.
+        flow = HandFlow(game, state, hands, trump, shown=shown)
+        assert flow.deal is not None
+        deal = flow.deal
+    else:
+        known = {dealer: shown} if shown and dealer is not None and hands is None else None
+        deal = game.new_deal(trump, leader, hands, known)
     if dealer is not None:
         game.check_shown(dealer, shown, hands)
-    ref.hand = HandSession(game, deal, state, req.lang)
+    elif shown and hands is not None:
+        before = game.dealer_before(leader)
+        if before is not None:
+            game.check_shown(before, shown, hands)
+    ref.hand = HandSession(game, deal, state, req.lang, flow=flow)
     out["leader"] = leader
     # Keep the spec's key order: ok first, then what the game reports.
     return {"ok": True, **{k: v for k, v in out.items() if k != "ok"}}
 
 
 def outcome_answer(ref: Referee, hand: HandSession, outcome: PlayOutcome) -> Answer:
-    out: Answer = {"ok": True}
-    if outcome.revoke is not None:
-        out["revoke"] = outcome.revoke.to_json()
-    if outcome.trick is not None:
-        out["trick"] = outcome.trick.to_json()
+    out: Answer = {"ok": True, **outcome.to_json()}
     if outcome.hand_over:
         result: Answer = {"points": hand.deal.team_points()}
-        if hand.state is not None:
+        if hand.flow is not None:
+            hand.state = hand.flow.settled()
+            result["state"] = hand.state.to_json()
+        elif hand.state is not None:
             hand.state = hand.game.settle_deal(hand.state, hand.deal)
             result["state"] = hand.state.to_json()
         out["hand"] = result
@@ -221,7 +235,11 @@ def op_play(ref: Referee, req: Request) -> Answer:
     hand = ref.require_hand()
     seat = req.seat(hand.game, "seat")
     card = req.card(hand.game, "card")
-    outcome = hand.deal.play(seat, card)
+    if hand.flow is not None:
+        outcome = hand.flow.play(seat, card).outcome
+        assert outcome is not None
+    else:
+        outcome = hand.deal.play(seat, card)
     return outcome_answer(ref, hand, outcome)
 
 
@@ -230,6 +248,10 @@ def op_undo(ref: Referee, req: Request) -> Answer:
     hand = ref.require_hand()
     if hand.deal.finished:
         raise EngineError("hand_over")
+    if hand.flow is not None:
+        undone = hand.flow.undo()
+        assert undone.card is not None
+        return {"ok": True, "seat": undone.seat, "card": undone.card.code}
     taken = hand.deal.undo()
     return {"ok": True, "seat": taken.seat, "card": taken.card.code}
 

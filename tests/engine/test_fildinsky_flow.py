@@ -176,3 +176,25 @@ def test_deal_order_for_a_table_that_reads_the_deal(pattern, order):
     f = g.hand_flow(FildinskyState(1), [cards(H0), cards(H1)])
     assert f.after_deal([(1, c) for c in cards(H1)]) == []
     assert f.pending().kind == "show"
+
+
+def test_one_policy_for_unreported_draws_at_the_table_and_at_the_referee():
+    """Hands unknown, the table's flow makes the draws unseen at once; the
+    deal the referee drives makes them unseen when the next leader plays
+    without them reported: the same engine rule, the same state after it."""
+    f = flow(hands=False)
+    f.card(1, card("9h"))
+    f.card(0, card("Qs"))
+    f.card(1, card("Jd"))
+    ev = f.choose(0, "pass")
+    table_draws = [(e.seat, e.card) for e in ev.data["events"] if type(e).__name__ == "Drawn"]
+    assert table_draws == [(0, None), (1, None)]
+
+    g = game()
+    deal = g.new_hand(FildinskyState(1), card("9h"), None, None)
+    deal.play(0, card("Qs"))
+    deal.play(1, card("Jd"))
+    deal.move_on(0, playing=True)            # the leader plays: melds closed, draws unseen
+    assert deal.pending() == ("play", 0)
+    assert deal.snapshot() == f.deal.snapshot()
+    assert deal.draw_unreported() == []      # nothing due any more

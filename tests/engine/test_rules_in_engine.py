@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalPlay, card, get_game
+from engine import BadRequest, IllegalPlay, card, get_game
 from tests.engine.test_filcau20_fris import FRIS_HANDS, cut
 
 
@@ -79,3 +79,45 @@ def test_after_a_granted_redeal_the_referee_refuses_a_denounce_as_hand_over():
     assert granted["ok"] and granted["hand"]["redeal"] == dealt.leader
     refused = ask(op="denounce", game="sueca", seat=1, accused=0)
     assert refused["ok"] is False and refused["reason"] == "hand_over"
+
+
+WEAK = "2h 3h 4h 5h 6h 2s 3s 4s 5s Qs"
+
+
+def _sueca_deal(hands):
+    from engine import cards
+    game = get_game("sueca")
+    known = [cards(h) for h in hands] if hands is not None else None
+    return game, game.new_deal("c", 0, known)
+
+
+def test_a_sueca_redeal_claim_with_the_hands_known_counts_the_dealt_hand_and_ends_it():
+    game, deal = _sueca_deal([WEAK, "Ah 7h Kh Jh Qh As 7s Ks Js 6s",
+                              "2c 3c 4c 5c 6c 7c Jc Qc Kc Ac", "2d 3d 4d 5d 6d 7d Jd Qd Kd Ad"])
+    with pytest.raises(BadRequest):
+        game.claim_redeal(deal, 0, lambda: [])          # the hands are known
+    assert game.claim_redeal(deal, 0) == 2
+    assert deal.finished and deal.redealt
+
+
+def test_a_sueca_redeal_claim_with_hands_unknown_reads_the_cards_only_when_allowed():
+    from engine import cards
+    game, deal = _sueca_deal(None)
+    read = []
+
+    def shown():
+        read.append(True)
+        return cards(WEAK)
+
+    with pytest.raises(IllegalPlay) as refused:
+        game.claim_redeal(deal, 1, shown)               # not the leader: no claim
+    assert refused.value.reason == "redeal_not_allowed" and read == []
+    with pytest.raises(BadRequest):
+        game.claim_redeal(deal, 0, lambda: cards(WEAK)[:9])
+    assert not deal.finished
+    assert game.claim_redeal(deal, 0, shown) == 2 and read == [True] and deal.redealt
+
+
+def test_sueca_knows_the_dealer_from_the_leader_filicau_does_not():
+    assert [get_game("sueca").dealer_before(s) for s in range(4)] == [3, 0, 1, 2]
+    assert get_game("filicau").dealer_before(0) is None

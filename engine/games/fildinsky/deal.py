@@ -619,8 +619,19 @@ class FildinskyDeal(Deal):
         if self.stage == "meld" and seat == self.declarer:
             self.close_melds(seat)
         if playing and self.stage == "draw" and seat == self.leader:
-            while self.stage == "draw":
-                self.draw(self.draws_due[0], None)
+            self.draw_unreported()
+
+    def draw_unreported(self) -> list[Drawn]:
+        """The one policy for draws nobody reports: every draw still due is
+        made unseen (the drawn card joins the drawer's hand as an unknown
+        card). The table's flow applies it as soon as the draws are due when
+        it does not know the hands (no drawn card can be checked); the
+        referee when the next leader plays without the draws reported
+        (`move_on`). Returns the draws made."""
+        drawn: list[Drawn] = []
+        while self.stage == "draw":
+            drawn.append(self.draw(self.draws_due[0], None))
+        return drawn
 
     def _skip_empty_window(self) -> None:
         if self.stage == "meld" and not self.can_exchange() and not self.legal_melds():
@@ -755,7 +766,7 @@ class FildinskyDeal(Deal):
 
     # A Fildinsky action is a play, a meld, an exchange or a draw: undo says which
     # (an `Undone`), where `Deal.undo` can only answer a play.
-    def undo(self) -> Undone:  # type: ignore[override]  # an action, not only a play
+    def undo(self) -> Undone:  # type: ignore[override]  # answers any action, see above
         """Take back the last action; the state is exactly as before it."""
         if not self._actions:
             raise Refusal("nothing_to_undo")

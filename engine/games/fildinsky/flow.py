@@ -173,8 +173,7 @@ class FildinskyFlow(HandFlow):
         result = action()
         try:
             if self.hands is None:
-                while deal.stage == "draw":
-                    deal.draw(deal.draws_due[0], None)
+                deal.draw_unreported()
         except Exception:
             deal.undo_to(before)
             raise

@@ -162,6 +162,10 @@ class Filko5Flow(HandFlow):
         self._log.append(("old_man", seat))
         return FlowEvent("shown", seat, card, data={"old_man": seat})
 
+    def _not_playing(self, seat: int, step: Step) -> None:
+        """No card is played before the Old Man has called."""
+        raise Refusal("filko5_call_first", seat=step.seat)
+
     def choose(self, seat: int, choice: str) -> FlowEvent:
         step = self.pending()
         if step.kind != "choose":

@@ -130,6 +130,11 @@ class SuecaRules(Game):
         """Are revokes accepted at the table and punished only when denounced?"""
         return bool(self.options["revoke_mode"] != "strict")
 
+    def dealer_before(self, leader: int) -> int:
+        """The dealer turns up his last card and the next seat leads: the
+        dealer is the seat before the leader."""
+        return (leader - 1) % self.players
+
     def redeal_limit(self, seat: int, leader: int) -> int | None:
         """The highest hand points with which `seat` may claim a redeal (None: may not)."""
         rule = self.options["redeal_threshold"]

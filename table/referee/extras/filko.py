@@ -156,20 +156,11 @@ def op_play(ref: Referee, req: Request) -> Answer:
     game = hand.game
     seat = req.seat(game, "seat")
     card = req.card(game, "card")
-    if flow.deal is None:
-        step = flow.pending()
-        raise game.refusal("filko5_call_first", seat=step.seat)
-    if flow.deal.finished:
-        raise IllegalPlay("hand_over")
-    deal = flow.deal
-    was_public = not isinstance(deal, Filko5Deal) or deal.partner_public()
-    outcome = flow.card(seat, card).outcome
+    was_public = not isinstance(flow.deal, Filko5Deal) or flow.deal.partner_public()
+    outcome = flow.play(seat, card).outcome
     assert outcome is not None
-    out: Answer = {"ok": True}
-    if outcome.revoke is not None:
-        out["revoke"] = outcome.revoke.to_json()
-    if outcome.trick is not None:
-        out["trick"] = outcome.trick.to_json()
+    deal = flow.deal
+    out: Answer = {"ok": True, **outcome.to_json()}
     if isinstance(deal, Filko5Deal) and not was_public and deal.partner_public():
         out["teams"] = list(deal.teams() or ())
     if outcome.hand_over:

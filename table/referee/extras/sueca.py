@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine import BadRequest, EngineError, IllegalPlay
+from engine import BadRequest, Card, EngineError
 from engine.games.base import check_seat
 from engine.games.sueca import Sueca, SuecaState
 from engine.games.sueca.deal import Penalty, SuecaDeal
@@ -56,21 +56,8 @@ def op_settle(ref: Referee, req: Request) -> Answer:
 
 
 def op_new_hand_sueca(ref: Referee, req: Request) -> Answer:
-    previous = ref.hand
     answer = op_new_hand(ref, req)
     hand = ref.require_hand()
-    if hand.state is None and "shown" in req and hand.deal.hands is not None:
-        # Given only the leader, the dealer is still the seat before him, and
-        # the turned-up card is his (the generic op checks it with a state).
-        game = _sueca(hand.game)
-        dealer = (hand.deal.leader - 1) % game.players
-        turned = req.cards(game, "shown")[0]
-        try:
-            game.check_shown(dealer, [turned], [hand.deal.hand_of(s)
-                                                for s in range(game.players)])
-        except IllegalPlay:
-            ref.hand = previous
-            raise
     hand.extra["before"] = hand.state
     return answer
 
@@ -86,22 +73,12 @@ def _session(ref: Referee) -> tuple[HandSession, Sueca, SuecaDeal]:
 def op_redeal(ref: Referee, req: Request) -> Answer:
     hand, game, deal = _session(ref)
     seat = req.seat(game, "seat")
-    if deal.finished:
-        raise EngineError("hand_over")
-    limit = game.redeal_claim_limit(seat, deal.leader, deal.played)
-    if deal.hands is not None:
-        if "hand" in req:
-            raise BadRequest('the hands are known: do not send "hand"')
-        cards = deal.hand_of(seat)
-    else:
-        cards = req.cards(game, "hand")
-        if len(cards) != game.hand_size or len(set(cards)) != len(cards):
-            raise BadRequest(f'"hand" must be the seat\'s {game.hand_size} different cards')
-        for other in range(game.players):
-            if other != seat and set(deal.hand_of(other)) & set(cards):
-                raise BadRequest(f"some of those cards are known to be seat {other}'s")
-    points = game.redeal_points(seat, cards, limit)
-    deal.end_by_redeal()
+
+    def shown() -> list[Card]:
+        return req.cards(game, "hand")
+
+    points = game.claim_redeal(deal, seat, shown if deal.hands is None or "hand" in req
+                               else None)
     result: Answer = {"redeal": seat, "points": points}
     if hand.state is not None:
         hand.state = game.settle(hand.state, None, redeal=True)
