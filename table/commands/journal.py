@@ -102,23 +102,28 @@ def _mark_line(kind: str, mark_file: Path, store_id: str | None, have: int,
     return f"{kind}: mark {mark.value}, holds {have}: nothing missing", True
 
 
+def _missing(what: str, name: str, mark_file: Path) -> tuple[list[str], bool]:
+    """No such file: fine for a new table, a loss if its mark is still there."""
+    ok = not mark_file.exists()
+    why = "" if ok else f" but there is a mark: the {what} was moved or deleted"
+    return [f"{what}: no {name}{why}"], ok
+
+
+def _integrity_lines(what: str, path: Path) -> tuple[list[str], bool]:
+    problems = _integrity(path)
+    if problems:
+        return [f"{what}: integrity_check: {'; '.join(problems[:5])}"], False
+    return [f"{what}: integrity_check ok"], True
+
+
 def check_journal(state: Path) -> tuple[list[str], bool]:
     from table.controller.loop import JOURNAL_FILE
     from table.journal import Journal, JournalError, inspect, mark_path
 
     path = state / JOURNAL_FILE
     if not path.is_file():
-        ok = not mark_path(path).exists()
-        why = "" if ok else " but there is a mark: the journal was moved or deleted"
-        return [f"journal: no {JOURNAL_FILE}{why}"], ok
-    lines: list[str] = []
-    good = True
-    problems = _integrity(path)
-    if problems:
-        lines.append(f"journal: integrity_check: {'; '.join(problems[:5])}")
-        good = False
-    else:
-        lines.append("journal: integrity_check ok")
+        return _missing("journal", JOURNAL_FILE, mark_path(path))
+    lines, good = _integrity_lines("journal", path)
     try:
         journal_id, have = inspect(path)
     except JournalError as exc:
@@ -146,17 +151,8 @@ def check_registry(state: Path) -> tuple[list[str], bool]:
     path = state / REGISTRY_FILE
     mark_file = path.with_suffix(".mark")
     if not path.is_file():
-        ok = not mark_file.exists()
-        why = "" if ok else " but there is a mark: the registry was moved or deleted"
-        return [f"registry: no {REGISTRY_FILE}{why}"], ok
-    lines: list[str] = []
-    good = True
-    problems = _integrity(path)
-    if problems:
-        lines.append(f"registry: integrity_check: {'; '.join(problems[:5])}")
-        good = False
-    else:
-        lines.append("registry: integrity_check ok")
+        return _missing("registry", REGISTRY_FILE, mark_file)
+    lines, good = _integrity_lines("registry", path)
     try:
         reg_id, generation = inspect_registry(path)
     except RegistryError as exc:
