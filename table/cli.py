@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "run": "table.commands.run:add_parser",
     "export": "table.commands.export:add_parser",
     "enroll": "table.commands.enroll:add_parser",
+    "badges": "table.commands.badges:add_parser",
     "journal": "table.commands.journal:add_parser",
     "hub-update": "table.commands.hub_update:add_parser",
     "hub": "table.commands.hub:add_parser",

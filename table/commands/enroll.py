@@ -48,9 +48,13 @@ def run(args: argparse.Namespace) -> int:
             reg.export_file(args.export)
             print(f"{len(reg.packs())} packs ({len(reg)} cards) written to {args.export}")
         elif args.import_ is not None:
+            badges_before = len(reg.badges())
             added = reg.import_file(args.import_)
             for rec in added:
                 print(f"imported pack {rec.number}: {rec.name} ({rec.enrolled}/{rec.size})")
+            new_badges = len(reg.badges()) - badges_before
+            if new_badges:
+                print(f"imported {new_badges} members' badges (`cardtable badges` lists them)")
         elif args.remove is not None:
             reg.remove_pack(args.remove)
             print(f"pack {args.remove} removed")

@@ -36,7 +36,7 @@ STATES: list[Any] = [
         "info",                               # the match so far (MENU)
         "over",                               # the match is over
     ]},
-    {"name": "admin", "children": ["menu", "enroll", "reset"]},
+    {"name": "admin", "children": ["menu", "enroll", "badges", "reset"]},
 ]
 
 
@@ -84,6 +84,11 @@ TRANSITIONS: list[dict[str, Any]] = [
     # `read`: the enrollment screen never takes the tag as a card)
     _t("read", _NOT_ADMIN, "admin_menu", conditions="is_admin_tag", after="open_admin"),
     _t("read", _ADMIN, "boot", conditions="is_admin_tag", after="leave_admin"),
+    # a member's badge sits the member at a seat between matches, and is
+    # refused anywhere else (never taken for a card)
+    _t("read", "ready", None, conditions="is_badge", after="seat_member"),
+    _t("read", [s for s in _NOT_ADMIN if s != "ready"], None, conditions="is_badge",
+       after="refuse_badge"),
 
     # --- no match -----------------------------------------------------------------------------
     _t("read", "ready", None, after="identify_card"),
@@ -128,12 +133,17 @@ TRANSITIONS: list[dict[str, Any]] = [
     _t("menu", "admin_menu", None, after="next_item"),
     _t("ok", "admin_menu", "admin_enroll", conditions="is_item_enroll", after="begin_enroll"),
     _t("ok", "admin_menu", "admin_reset", conditions="is_item_reset"),
+    _t("ok", "admin_menu", "admin_badges", conditions="is_item_badges", after="begin_badges"),
     _t("ok", "admin_menu", "boot", after="leave_admin"),
     _t("undo", "admin_menu", "boot", after="leave_admin"),
     _t("read", "admin_enroll", None, after="take_enroll"),
     _t("undo", "admin_enroll", None, after="unenroll_last"),
     _t("ok", "admin_enroll", "admin_menu", conditions="is_enroll_complete"),
     _t("menu", "admin_enroll", "admin_menu"),
+    _t("read", "admin_badges", None, after="take_badge"),
+    _t("undo", "admin_badges", None, after="unenroll_badge"),
+    _t("ok", "admin_badges", "admin_menu"),
+    _t("menu", "admin_badges", "admin_menu"),
     _t("ok", "admin_reset", "boot", after="take_reset"),
     _t("undo", "admin_reset", "admin_menu"),
     _t("menu", "admin_reset", "admin_menu"),

@@ -28,9 +28,17 @@ from engine.packs import PACKS
 from engine.registry import catalogue
 from table.controller.hygiene import Debouncer, is_crosstalk
 from table.controller.messages import TABLE
-from table.controller.session import Action, Hand, Read, Selection, Session
+from table.controller.session import Action, Hand, Player, Read, Selection, Session
 from table.ports import DEALER, BuzzPattern, Clock, LedPattern
-from table.registry import AlreadyEnrolled, CardRegistry, Enrolled, RegistryDamaged, RegistryError
+from table.registry import (
+    AlreadyEnrolled,
+    Badge,
+    BadgeInUse,
+    CardRegistry,
+    Enrolled,
+    RegistryDamaged,
+    RegistryError,
+)
 from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings
 
 log = logging.getLogger("cardtable.controller")
@@ -131,6 +139,9 @@ class TableModel:
         self.enroll_pack: int | None = None
         self.enroll_message = ""
         self.last_enrolled: Enrolled | None = None
+        #: The badges enrolled since the admin opened "Enroll badges" (UNDO takes them back).
+        self.badges_enrolled: list[Badge] = []
+        self.badge_message = ""
         self.offline: set[int] = set()
         #: The club broker cannot be reached (table.club.publisher): a mark on the screen.
         self.club_offline = False
@@ -285,6 +296,39 @@ class TableModel:
         self.overlay = Overlay("notice", pack, name, None,
                                self.clock.now() + self.settings.notice_s * 2)
         self.notify("info", name, uid=uid, card=enrolled.card.code, pack=enrolled.pack)
+
+    # ----- members' badges: sitting down between matches --------------------------------
+
+    def is_badge(self, place: int, uid: str) -> bool:
+        return self.registry.badge(uid) is not None
+
+    def seat_member(self, place: int, uid: str) -> None:
+        """A member's badge on a seat's reader: the member sits there (and
+        leaves any other seat); the same badge again: the seat is free."""
+        badge = self.registry.badge(uid)
+        assert badge is not None
+        if place == DEALER or place < 0:
+            self.refuse(None, "table_badge_at_dealer", name=badge.name)
+            return
+        if self.debouncer.earlier_elsewhere(place, uid):
+            self.ignore("crosstalk", place=place, uid=uid)
+            return
+        sitting = self.session.players.get(place)
+        player = Player(badge.member, badge.name)
+        leaving = sitting is not None and sitting.member == player.member
+        self.session.sit(place, None if leaving else player)
+        reason = "table_member_left" if leaving else "table_member_sits"
+        text = self.message(reason, name=badge.name, seat=place)
+        self.overlay = Overlay("notice", self.seat_name(place), text, None,
+                               self.clock.now() + self.settings.notice_s)
+        self.buzzes.append("ok")
+        self.notify("seat", text, seat=place, member=None if leaving else player.member,
+                    name=badge.name)
+
+    def refuse_badge(self, place: int, uid: str) -> None:
+        badge = self.registry.badge(uid)
+        name = badge.name if badge is not None else "?"
+        self.refuse(None, "table_badge_between_matches", name=name)
 
     def start_match(self) -> None:
         self.overlay = None
@@ -576,6 +620,7 @@ class TableModel:
         first = match.game.pack.name if match else self.session.selection.make_game().pack.name
         for name in [first, *(p for p in PACKS if p != first)]:
             items.append(AdminItem("enroll", name))
+        items.append(AdminItem("badges"))
         if match is not None:
             items.append(AdminItem("reset"))
         items.append(AdminItem("back"))
@@ -601,6 +646,55 @@ class TableModel:
 
     def is_item_enroll(self) -> bool:
         return self.admin_item().kind in ("continue", "enroll")
+
+    def is_item_badges(self) -> bool:
+        return self.admin_item().kind == "badges"
+
+    def begin_badges(self) -> None:
+        self.badges_enrolled = []
+        self.badge_message = ""
+
+    def take_badge(self, place: int, uid: str) -> None:
+        """A tag tapped while enrolling badges: the next member's badge."""
+        if self.is_admin_tag(place, uid):     # never a badge (the machine closes the menu)
+            self.ignore("the admin tag", place=place, uid=uid)
+            return
+        if self.badges_enrolled and self.badges_enrolled[-1].uid == uid:
+            self.ignore("already read", place=place, uid=uid)
+            return
+        try:
+            badge = self.registry.enroll_badge(uid)
+        except AlreadyEnrolled as err:
+            ex = err.existing
+            self.refuse(None, "table_already_enrolled", card=ex.card.code, pack=ex.pack,
+                        family=ex.family)
+            return
+        except BadgeInUse as err:
+            self.refuse(None, "table_badge_enrolled", number=err.badge.number,
+                        name=err.badge.name)
+            return
+        except RegistryError as err:
+            self.registry_failed(err)
+            return
+        self.clear_error()
+        self.badges_enrolled.append(badge)
+        self.badge_message = badge.name
+        self.buzzes.append("ok")
+        self.notify("enrolled", badge.name, uid=badge.uid, member=badge.number)
+
+    def unenroll_badge(self) -> None:
+        if not self.badges_enrolled:
+            self.refuse(None, "nothing_to_undo")
+            return
+        badge = self.badges_enrolled[-1]
+        try:
+            self.registry.remove_badge(badge.number)
+        except RegistryError as err:
+            self.registry_failed(err)
+            return
+        self.badges_enrolled.pop()
+        self.badge_message = ""
+        self.notify("undone", badge.name, uid=badge.uid, member=badge.number)
 
     def is_item_reset(self) -> bool:
         return self.admin_item().kind == "reset"

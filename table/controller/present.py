@@ -173,6 +173,10 @@ class Presenter:
                    if any(s.name == k and s.default != v for s in game.option_specs)]
         if changed:
             lines.append(", ".join(changed))
+        players = self.m.session.players
+        if players:
+            names = ", ".join(f"{self.seat(seat)} {p.name}" for seat, p in sorted(players.items()))
+            lines.append(_("Players: {names}").format(names=names))
         return TextView(Header(game.title, None, game.pack.family, str(_("ready"))),
                         tuple(str(x) for x in lines), str(_("OK start · MENU change")))
 
@@ -430,6 +434,8 @@ class Presenter:
                 pack=self.pack_label(rec.type), n=rec.enrolled, total=rec.size))
         if item.kind == "enroll":
             return str(_("Enroll a pack: {pack}").format(pack=self.pack_label(item.arg)))
+        if item.kind == "badges":
+            return str(_("Enroll members' badges"))
         if item.kind == "reset":
             return str(_("Reset the match"))
         return str(_("Back"))
@@ -456,6 +462,18 @@ class Presenter:
                    if self.m.enroll_message else str(_("Tap this card on any reader")))
         return EnrollView(title, face(c, family), messages.card_name(c.code, family, self.m.lang),
                           rec.enrolled, rec.size, message, str(_("UNDO take back · MENU pause")))
+
+    def v_admin_badges(self) -> View:
+        _ = self._
+        done = self.m.badges_enrolled
+        lines = [str(_("Tap a member's badge on any reader"))]
+        if self.m.badge_message:
+            last = done[-1]
+            lines.append(str(_("Enrolled: member {n}").format(n=last.number)))
+        else:
+            lines.append(str(_("Members: {n}").format(n=len(self.m.registry.badges()))))
+        return TextView(Header(str(_("Members' badges"))), tuple(lines),
+                        str(_("UNDO take back · OK done")))
 
     def v_admin_reset(self) -> View:
         _ = self._
