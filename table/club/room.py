@@ -236,7 +236,7 @@ def _competitors(m: MatchRecord, team: int, by: str) -> list[tuple[str, str]]:
         return [(f"m:{p.member}", p.name) for p in members]
     if seats and len(members) == len(seats):
         ids = sorted(p.member for p in members)
-        return [("p:" + "+".join(ids), " & ".join(p.name for p in members))]
+        return [("p:" + "+".join(ids), " & ".join(sorted(p.name for p in members)))]
     return [table_team]
 
 
