@@ -9,6 +9,9 @@ Measures, on this machine:
   with the controller running on its own thread, the journal on disk (WAL,
   synchronous FULL) and every accepted play journaled before it is shown;
   p50 and p99 over every play of many Filicău hands (hands scanned first);
+* refused card -> frame: one play in four is first tried with a card the
+  table must refuse (not following suit, or out of turn: bench/refusals.py),
+  timed the same way up to its error screen;
 * the journal's cost per event: one `append` (an fsync) on the same disk;
 * peak memory of the whole process (max resident set size);
 * start to ready: a new process that imports everything, opens a state
@@ -37,6 +40,11 @@ from hw_mocks.table import MockTable  # noqa: E402
 from table.controller import Controller  # noqa: E402
 from table.journal import Journal  # noqa: E402
 from table.settings import TableSettings  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from refusals import refusal_for  # noqa: E402
+
+ZERO_2W = 13   # single-thread CPython on a Pi Zero 2 W against one core here
 
 
 def percentile(values, p):
@@ -74,30 +82,45 @@ def event_to_frame(hands, state_dir):
     bot = Bot(game, random.Random(2),
               lambda c, k: ctl.registry.uid_for(c, game.pack.family, k))
     latencies = []
+    refusals = []
+    rng = random.Random(3)
 
-    def tap(move, measure):
+    def tap(move, into):
         probe.event.clear()
         t0 = time.perf_counter()
         mock.readers.arrive(move.place, move.uid)
-        if measure:
+        if into is not None:
             if not probe.event.wait(5):
                 raise RuntimeError(f"no frame after {move}")
-            latencies.append(probe.at - t0)
+            into.append(probe.at - t0)
         mock.readers.leave(move.place, move.uid)
         ctl.wait_idle()
 
     for _ in range(hands):
         bot.new_hand(ctl.session.match.hand.state, "scan")
         for m in bot.scan_moves():
-            tap(m, measure=False)
-        while (m := bot.next_move()) is not None:
-            tap(m, measure=True)
+            tap(m, None)
+        while True:
+            # one play in four is first tried with a card the table must refuse
+            wrong = refusal_for(bot, rng) if rng.random() < 0.25 else None
+            if wrong is not None:
+                refused = sum(n.kind == "refused" for n in list(ctl.notices))
+                tap(wrong, refusals)
+                if sum(n.kind == "refused" for n in list(ctl.notices)) != refused + 1:
+                    raise RuntimeError(f"the table did not refuse {wrong}")
+            m = bot.next_move()
+            if m is None:
+                break
+            tap(m, latencies)
+        if ctl.model.overlay is not None:   # a message first: OK takes it away
+            mock.press("ok")
+            ctl.wait_idle()
         mock.press("ok")
         ctl.wait_idle()
     entries = ctl.journal.count()
     ctl.close()
     mock.close()
-    return latencies, entries
+    return latencies, refusals, entries
 
 
 def journal_cost(state_dir, n=300):
@@ -147,7 +170,7 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cardtable-bench-", dir=args.dir) as tmp:
         tmp = Path(tmp)
-        latencies, entries = event_to_frame(args.hands, tmp / "match")
+        latencies, refusals, entries = event_to_frame(args.hands, tmp / "match")
         cost = journal_cost(tmp)
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         empty = start_to_ready(tmp / "empty")
@@ -160,6 +183,19 @@ def main():
     print(f"| event -> frame, p50 (incl. journal write) | {ms(percentile(latencies, 50))} |")
     print(f"| event -> frame, p99 (incl. journal write) | {ms(percentile(latencies, 99))} |")
     print(f"| event -> frame, max | {ms(max(latencies))} |")
+    print(f"| refused card -> error frame, p50 / p99 (nothing journaled; a whole frame) | "
+          f"{ms(percentile(refusals, 50))} / {ms(percentile(refusals, 99))} |")
+    sync = percentile(cost, 50)
+
+    def zero(x):
+        """The journal's append as it is (its fsync), the rest x ZERO_2W."""
+        return ms(max(0.0, x - sync) * ZERO_2W + sync)
+
+    print(f"| Zero 2 W estimate: play p50 / p99 (all but the journal's append x {ZERO_2W}); "
+          f"refusal p50 / p99 (x {ZERO_2W}) | {zero(percentile(latencies, 50))} / "
+          f"{zero(percentile(latencies, 99))}; "
+          f"{ms(percentile(refusals, 50) * ZERO_2W)} / "
+          f"{ms(percentile(refusals, 99) * ZERO_2W)} |")
     print(f"| journal append, mean / p50 / p99 | {ms(statistics.mean(cost))} / "
           f"{ms(percentile(cost, 50))} / {ms(percentile(cost, 99))} |")
     print(f"| peak memory (max RSS of the benchmark process) | {peak_mb:.1f} MB |")
@@ -168,8 +204,14 @@ def main():
     print(f"| start to ready, {entries}-entry journal (median of 5) | "
           f"{ms(statistics.median(full))} |")
     print()
-    print(f"plays measured: {len(latencies)}; journal entries written: {entries}")
+    print(f"plays measured: {len(latencies)}; refusals measured: {len(refusals)}; "
+          f"journal entries written: {entries}")
+    print(f"Zero 2 W estimate: this machine's time x {ZERO_2W} (single-thread CPython "
+          "there is 12-15 times slower), the journal's append (p50, its fsync) as it is here")
 
 
 if __name__ == "__main__":
+    from pinning import one_core
+
+    one_core()
     main()
