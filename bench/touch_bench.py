@@ -226,6 +226,8 @@ def controller_path(hands: int, rng: random.Random, state_dir: Path) -> list[Ver
     game = match.game
     bot = Bot(game, random.Random(2), lambda c, k: ctl.registry.uid_for(c, game.pack.family, k))
     out: list[Verdict] = []
+    refusals = [0]
+    ctl.on_notice(lambda n: refusals.__setitem__(0, refusals[0] + (n.kind == "refused")))
     journal = ctl.journal
     assert journal is not None
     append = journal.append
@@ -264,10 +266,9 @@ def controller_path(hands: int, rng: random.Random, state_dir: Path) -> list[Ver
             wrong = refusal_for(bot, rng) if rng.random() < REFUSALS else None
             lying = _lying(ctl)
             if wrong is not None:
-                refused = len([n for n in ctl.notices if n.kind == "refused"])
+                refused = refusals[0]
                 timed(wrong, "refused", lying)
-                if len([n for n in ctl.notices if n.kind == "refused"]) != refused + 1 \
-                        or not isinstance(ctl.view, ErrorView):
+                if refusals[0] != refused + 1 or not isinstance(ctl.view, ErrorView):
                     raise RuntimeError(f"the table did not refuse {wrong}")
             move = bot.next_move()
             if move is None:
