@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from table.controller.hygiene import Debouncer, takes_at_once
 from table.ports import DEALER
 from table.screens.view import ErrorView, PlayView
-from tests.table.test_controller_filicau import learn, make_rig, plays
+from tests.table.test_controller_filicau import HANDS, learn, make_rig, plays
 
 DEBOUNCE = 0.2
 
@@ -61,6 +61,31 @@ def test_an_illegal_card_at_the_seat_whose_turn_it_is_is_refused_at_once():
     assert rig.view == ErrorView("Seat 2", "Seat 2 must follow suit: trumps.")
     assert rig.mock.indicators.seat_patterns[1] == "fast_blink"
     assert rig.snapshot() == before
+    rig.close()
+
+
+def test_a_refusal_stays_on_the_screen_when_the_card_is_swept_away():
+    rig = playing()
+    p = rig.player
+    rig.tap(0, "Kb")
+    c8a = p.uid("8a")
+    p.arrive(1, c8a)
+    p.leave(1, c8a)
+    p.pause(DEBOUNCE)
+    assert rig.view == ErrorView("Seat 2", "Seat 2 must follow suit: trumps.")
+    assert plays(rig) == [(0, "Kb")] and not kinds(rig, "withdrawn")
+    rig.close()
+
+
+def test_the_trump_shown_on_the_dealers_reader_is_taken_at_once():
+    rig = make_rig("scan", debounce_ms=int(DEBOUNCE * 1000))
+    rig.press("ok")
+    for seat, hand in enumerate(HANDS):
+        for code in hand:
+            rig.tap(seat, code)
+    assert rig.state == "match_hand_show"
+    rig.player.arrive(DEALER, rig.player.uid("9b"))
+    assert rig.state == "match_hand_play" and rig.session.hand().flow.trump == "b"
     rig.close()
 
 
