@@ -5,8 +5,10 @@ classes; and start-up time to ready and memory at rest of the real program
 
     python bench/display_bench.py
 
-Bytes are counted at luma's serial interface (command and data bytes, what
-goes on the bus after the I2C address and control byte). The frames are the
+Bytes are counted on the I2C bus as luma's own I2C interface sends them
+(bench/i2c_bus.py: command and data bytes, after the address and control
+byte of each transaction); the I2C time is computed per transaction, with
+the address, control byte, ACKs, START and STOP each transaction costs. The frames are the
 table's own screens (table.screens) when they are installed, else simple
 frames drawn here with Pillow. Targets: a card played sends under a quarter
 of a full frame; resident memory at rest under 60 MB.
@@ -30,25 +32,8 @@ from PIL import Image, ImageDraw  # noqa: E402
 from table.config import DisplayConfig  # noqa: E402
 from table.drivers.display import open_display  # noqa: E402
 
-
-class Counter:
-    """A luma serial interface that counts what it is given."""
-
-    def __init__(self):
-        self.bytes = 0
-        self.calls = 0
-
-    def command(self, *cmd):
-        self.bytes += len(cmd)
-        self.calls += 1
-
-    def data(self, data):
-        self.bytes += len(data)
-        self.calls += 1
-
-    def cleanup(self):
-        pass
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from i2c_bus import bus_ms, recording_smbus  # noqa: E402
 
 SUITS = "GBHSd"
 RANKS = ["7", "8", "9", "T", "U", "O", "K", "A"]
@@ -128,31 +113,30 @@ def pillow_frames(rng):
 
 
 def measure(chip, pairs):
-    """(bytes, command/data calls) of each update from `before` to `after`."""
+    """(bytes, I2C transactions) of each update from `before` to `after`, on
+    luma's own I2C interface as `cardtable run` opens it (bench/i2c_bus.py)."""
     sizes = []
+    with recording_smbus() as buses:
+        display = open_display(DisplayConfig(driver=chip))
+    bus = buses[0]
     for before, after in pairs:
-        counter = Counter()
-        display = open_display(DisplayConfig(driver=chip), serial=counter)
         display.show(before)
-        counter.bytes = counter.calls = 0
+        bus.take()
         display.show(after)
-        sizes.append((counter.bytes, counter.calls))
+        sent = bus.take()
+        sizes.append((sum(sent), sent))
     return sizes
 
 
 def full_frame(chip):
-    """What luma's own display() sends for any frame (the whole panel)."""
-    counter = Counter()
-    display = open_display(DisplayConfig(driver=chip), serial=counter)
-    counter.bytes = 0
+    """What luma's own display() sends for any frame (the whole panel):
+    (bytes, I2C transactions)."""
+    with recording_smbus() as buses:
+        display = open_display(DisplayConfig(driver=chip))
+    buses[0].take()
     display.device.display(Image.new("1", (128, 64), 1))
-    return counter.bytes
-
-
-def i2c_ms(nbytes, calls):
-    """Time on a 400 kHz I2C bus: 9 clocks a byte, plus address and control
-    byte for every command/data call."""
-    return (nbytes + 2 * calls) * 9 / 400_000 * 1000
+    sent = buses[0].take()
+    return sum(sent), sent
 
 
 STARTUP = r"""
@@ -216,17 +200,16 @@ def main():
     print("|---|---|---|---|---|---|---|")
     verdicts = []
     for chip in ("ssd1306", "sh1106"):
-        full = full_frame(chip)
+        full, full_sent = full_frame(chip)
         card_sizes = measure(chip, plays)
         card = [b for b, _ in card_sizes]
         err = [b for b, _ in measure(chip, errors)]
         mean = statistics.mean(card)
-        calls = statistics.mean(c for _, c in card_sizes)
+        card_ms = statistics.mean(bus_ms(sent) for _, sent in card_sizes)
         share = mean / full
-        calls_full = 2 if chip == "ssd1306" else 16
         print(f"| {chip} | {full} B | {mean:.0f} B | {max(card)} B | {share:.1%} | "
-              f"{statistics.mean(err):.0f} B | {i2c_ms(mean, calls):.1f} ms / "
-              f"{i2c_ms(full, calls_full):.1f} ms |")
+              f"{statistics.mean(err):.0f} B | {card_ms:.2f} ms / "
+              f"{bus_ms(full_sent):.2f} ms ({len(full_sent)} transactions) |")
         verdicts.append((chip, share))
     runs = startup()
     ready = statistics.median(r["ready_s"] for r in runs)
@@ -248,4 +231,7 @@ def main():
 
 
 if __name__ == "__main__":
+    from pinning import one_core
+
+    one_core()
     sys.exit(main())

@@ -28,6 +28,7 @@ PACKAGES: dict[str, str] = {
     "systemd-analyze": "systemd",
     "systemd-sysusers": "systemd",
     "systemctl": "systemd",
+    "taskset": "util-linux",
 }
 
 

@@ -8,8 +8,8 @@ after the current one) and `auto_transitions=False`. docs/controller.md shows
 the diagram generated from these tables (`mermaid()`); a test checks it is
 up to date.
 
-Triggers: `read(place, uid)` a card seen steadily on a reader; `ok`, `undo`,
-`menu` (short presses) and `undo_long`; `reader_offline(place)`,
+Triggers: `read(place, uid)` a card read at once or seen steadily on a
+reader; `ok`, `undo`, `menu` (short presses) and `undo_long`; `reader_offline(place)`,
 `reader_back(place)`; and `step`, fired by the model itself to move to the
 state that the session (the match, the hand's `HandFlow`) now calls for.
 """

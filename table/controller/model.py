@@ -26,7 +26,7 @@ from engine.games import game_class, game_ids
 from engine.options import OptionSpec
 from engine.packs import PACKS
 from engine.registry import catalogue
-from table.controller.hygiene import Debouncer, is_crosstalk
+from table.controller.hygiene import Debouncer, is_crosstalk, takes_at_once
 from table.controller.messages import TABLE
 from table.controller.session import Action, Hand, Player, Read, Selection, Session
 from table.ports import DEALER, BuzzPattern, Clock, LedPattern
@@ -63,7 +63,8 @@ class Overlay:
 @dataclass(frozen=True)
 class Notice:
     """What happened, for observers (log, simulator): `kind` is `accepted`,
-    `refused`, `ignored`, `undone`, `trick`, `hand`, `match`, `revoke`,
+    `refused`, `ignored`, `undone`, `withdrawn` (a card read at once was
+    swept past, see `hygiene`), `trick`, `hand`, `match`, `revoke`,
     `enrolled`, `setup`; `text` is in the table's language."""
 
     kind: str
@@ -451,6 +452,55 @@ class TableModel:
         holders = [r.seat for r in hand.reads if r.card == c]
         return holders[0] if len(holders) == 1 else None
 
+    @staticmethod
+    def expected_places(hand: Hand, step: Step) -> set[int]:
+        """The readers a step waits for: the step's seat (a step without a
+        seat: any seat's), and for a shown or tapped card the dealer's too."""
+        players = hand.game.players
+        expected = {step.seat} if step.seat is not None else set(range(players))
+        if step.kind in ("show", "card"):
+            expected.add(DEALER)
+        return expected
+
+    def is_read_at_once(self, place: int, uid: str) -> bool:
+        """May the card that just arrived at `place` be read at once, before
+        its debounce time (`hygiene.takes_at_once`)? Only while a hand is
+        being learnt or played; admin tags and the menus wait."""
+        hand = self.hand_or_none()
+        if hand is None or uid in self.settings.admin_uids or place in self.offline:
+            return False
+        state = self.state
+        owner = None
+        enrolled = self.registry.lookup(uid)
+        if state == "match_deal_scan":
+            expected = set(range(hand.game.players))
+        elif state == "match_deal_dealt":
+            expected = {self.dealer_place()}
+        elif state.startswith("match_hand"):
+            step = hand.step()
+            if step is None:
+                return False
+            expected = self.expected_places(hand, step)
+            if enrolled is not None and hand.reads:
+                owner = self.owner_of(hand, enrolled.card)
+        else:
+            return False
+        return takes_at_once(place, enrolled is not None, expected,
+                             self.debouncer.present_at(uid), owner)
+
+    def withdraw(self, taken: Action | Read) -> bool:
+        """A card read at once left its reader before its debounce time: it
+        was swept past, not put down. Take its play (or read) back while it is
+        still the hand's last one; True if it was taken back."""
+        if taken is not self.last_action():
+            return False
+        self.session.undo()
+        self.overlay = None
+        card = taken.card
+        self.notify("withdrawn", card.code if card else "", seat=taken.seat, uid=taken.uid)
+        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        return True
+
     def take_card(self, place: int, uid: str) -> None:
         hand = self.session.hand()
         step = hand.step()
@@ -473,10 +523,7 @@ class TableModel:
         else:
             self.ignore("not a seat in play", place=place, uid=uid)
             return
-        # the readers the step waits for (a step without a seat: any seat's)
-        expected = {step.seat} if step.seat is not None else set(range(players))
-        if step.kind in ("show", "card"):
-            expected.add(DEALER)
+        expected = self.expected_places(hand, step)
         enrolled = self.registry.lookup(uid)
         owner = None
         if enrolled is not None and hand.reads:
