@@ -14,20 +14,24 @@ entry points:
 
 Entry points are read from the installed metadata (`pip install .` or
 `pip install -e .`): after adding one to pyproject.toml, install again.
+`importlib.metadata` is imported only when they are first read (it is one
+of the costliest imports of a start on a small Pi), and read once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.metadata import EntryPoint, entry_points
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     from PIL.Image import Image
 
     from table.config import Config
     from table.doctor import DoctorParts
-    from table.ports import Ports, Post
+    from table.ports import Display, Ports, Post
 
 HARDWARE_GROUP = "cardtable.hardware"
 COMMANDS_GROUP = "cardtable.commands"
@@ -120,9 +124,12 @@ class Backend:
     name = "?"
 
     def open_ports(self, config: Config,
-                   announce: Callable[[str], None] | None = None) -> Ports:
+                   announce: Callable[[str], None] | None = None,
+                   first_frame: Callable[[Display], None] | None = None) -> Ports:
         """The table's ports as `config` wires them (closed by `close_ports`);
-        `announce` is told what the backend chose (e.g. the pin library)."""
+        `announce` is told what the backend chose (e.g. the pin library);
+        `first_frame` is given the display as soon as it is open, before the
+        other parts (the table says it is starting while they load)."""
         raise BackendError(f"the {self.name} hardware does not run a configured table")
 
     def close_ports(self, ports: Ports) -> None:
@@ -142,7 +149,14 @@ class Backend:
 # ----- finding them by name -------------------------------------------------------------
 
 def _entries(group: str) -> list[EntryPoint]:
-    return sorted(entry_points(group=group), key=lambda ep: ep.name)
+    return list(_installed(group))
+
+
+@lru_cache(maxsize=4)
+def _installed(group: str) -> tuple[EntryPoint, ...]:
+    from importlib.metadata import entry_points
+
+    return tuple(sorted(entry_points(group=group), key=lambda ep: ep.name))
 
 
 def backend_names() -> list[str]:
