@@ -114,3 +114,36 @@ def test_the_starting_screen_is_the_boot_screen_of_the_controller():
     assert isinstance(image, Image.Image) and image.getbbox() is not None
     assert starting_view("ro").lines == ("Pornire…",)
     assert starting_view("hu").lines == ("Indul…",)
+
+
+def _commands(parser):
+    import argparse
+
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+def test_a_command_builds_only_its_own_parser_which_parses_as_the_whole_one(capsys):
+    import pytest
+
+    from table.cli import COMMANDS, build_parser
+
+    whole = _commands(build_parser())
+    for name in COMMANDS:
+        only = _commands(build_parser(name))
+        assert list(only) == [name]
+        assert only[name].format_help() == whole[name].format_help()
+    for parser in (build_parser(), build_parser("run")):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["run", "--knowledge", "psychic"])
+    first, second = capsys.readouterr().err.split("usage:")[1:]
+    assert first == second and "invalid choice: 'psychic'" in first
+
+
+def test_the_command_line_loads_no_entry_points_for_a_command_of_its_own():
+    code = ("import sys\n"
+            "from table.cli import main\n"
+            "main(['config', 'check', '/nonexistent/config.toml'])\n"
+            "print('importlib.metadata' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "False", out.stdout + out.stderr
