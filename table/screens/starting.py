@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 def starting_view(language: str) -> TextView:
     """What the screen shows while the table starts (the controller's `boot`)."""
-    return TextView(Header("cardtable"), (str(translator(language)("Starting…")),))
+    _ = translator(language)
+    return TextView(Header("cardtable"), (str(_("Starting…")),))
 
 
 def show_starting(display: Display, language: str) -> None:
