@@ -159,6 +159,23 @@ def _installed(group: str) -> tuple[EntryPoint, ...]:
     return tuple(sorted(entry_points(group=group), key=lambda ep: ep.name))
 
 
+#: The distribution this module ships in: its own entry points are looked at
+#: first, without reading every installed package's (`_named`).
+DISTRIBUTION = "cardtable"
+
+
+def _named(group: str, name: str) -> list[EntryPoint]:
+    """The entry points called `name` in `group`: cardtable's own if it has
+    one (reading one package's metadata), else every installed package's."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        own = list(distribution(DISTRIBUTION).entry_points.select(group=group, name=name))
+    except PackageNotFoundError:   # run from a checkout that is not installed
+        own = []
+    return own or [ep for ep in _entries(group) if ep.name == name]
+
+
 def backend_names() -> list[str]:
     """The names of the installed hardware backends."""
     return [ep.name for ep in _entries(HARDWARE_GROUP)]
@@ -167,7 +184,7 @@ def backend_names() -> list[str]:
 def load_backend(name: str) -> Backend:
     """The hardware backend called `name`; `BackendNotInstalled` when no
     installed package provides it."""
-    found = [ep for ep in _entries(HARDWARE_GROUP) if ep.name == name]
+    found = _named(HARDWARE_GROUP, name)
     if not found:
         raise BackendNotInstalled(name, backend_names())
     try:
