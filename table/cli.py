@@ -6,6 +6,11 @@ sets `handler` (a function of the parsed arguments returning an exit status).
 Commands that only exist with another package (`sim`, from `hw_mocks`) are
 registered by it through the entry-point group `cardtable.commands`
 (`table.backends.extra_commands`).
+
+Start-up is what a player waits for: a command named in `COMMANDS` builds
+only its own parser (imports only its own module); the whole parser, with
+the installed packages' entry points read, is built for everything else
+(help, a mistyped name, `sim`).
 """
 
 from __future__ import annotations
@@ -15,8 +20,6 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-
-from table.backends import extra_commands
 
 COMMANDS: dict[str, str] = {
     "referee": "table.commands.referee:add_parser",
@@ -33,21 +36,30 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every command, or with `only` (a name in
+    `COMMANDS`) just that one, as the whole parser would parse it."""
     parser = argparse.ArgumentParser(
         prog="cardtable",
         description="A referee for real card tables (Filicău, Filkó, Filcău, Sueca, Fildinsky).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for _, add_extra in extra_commands():
-        add_extra(sub)
-    for target in COMMANDS.values():
+    if only is None:
+        from table.backends import extra_commands
+
+        for _, add_extra in extra_commands():
+            add_extra(sub)
+    for name, target in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         module, func = target.split(":")
         try:
             add = getattr(importlib.import_module(module), func)
         except ModuleNotFoundError as exc:
             if exc.name != module:
                 raise
+            if only is not None:   # not in this installation: say so as the whole parser does
+                return build_parser()
             continue
         add(sub)
     return parser
@@ -66,7 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    # the command is the first word (the parser itself has no option but --help)
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -157,19 +157,23 @@ def run_pi(args: argparse.Namespace) -> int:
     except BackendNotInstalled as exc:
         return fail(f"the hardware drivers are not available ({exc}); "
                     "use --hardware mock, or install cardtable[pi] on the Pi")
-    from table.controller import Controller
-    from table.journal import JournalError
-    from table.registry import RegistryError
+    from table.screens.starting import show_starting
 
     state = args.state or Path(config.state_dir)
     try:
         ports = backend.open_ports(config, announce=lambda text: print(
-            f"cardtable run: {text}", file=sys.stderr, flush=True))
+            f"cardtable run: {text}", file=sys.stderr, flush=True),
+            first_frame=lambda display: show_starting(display, config.table.language))
     except ModuleNotFoundError as exc:
         return fail(f"the hardware drivers are not available ({exc}); "
                     "use --hardware mock, or install cardtable[pi] on the Pi")
     except Exception as exc:  # the drivers' own errors name the part that failed
         return fail(f"cannot start the hardware: {exc}", 1)
+    # "Starting…" is on the screen: now the controller, the rules and the journal
+    from table.controller import Controller
+    from table.journal import JournalError
+    from table.registry import RegistryError
+
     try:
         ctl = Controller.open(config.table, ports, state)
     except (JournalError, RegistryError) as exc:
@@ -292,8 +296,30 @@ def _option_value(text: str) -> Any:
 
 
 def run_mock(args: argparse.Namespace, backend: Backend) -> int:
-    from engine.errors import EngineError
     from table.backends import BackendError
+    from table.screens.starting import show_starting
+
+    try:
+        settings, config = mock_settings(args)
+    except Exception as exc:  # ConfigError: every mistake, with its key
+        return fail(str(exc))
+    seats = len(config.seats) if config is not None else 6
+    dealer = (config.dealer is not None) if config is not None else settings.has_dealer_reader
+    try:
+        mock = backend.fake_table(seats, dealer, settings.screen)
+    except BackendError as exc:
+        return fail(str(exc))
+    # the first frame, before the controller, the rules and the journal load
+    show_starting(mock.ports.display, settings.language)
+    try:
+        return _run_mock_table(args, settings, config, seats, dealer, mock)
+    finally:
+        mock.close()
+
+
+def _run_mock_table(args: argparse.Namespace, settings: Any, config: Any, seats: int,
+                    dealer: bool, mock: Any) -> int:
+    from engine.errors import EngineError
     from table.controller import Controller
     from table.controller.session import Selection
     from table.events_script import EventsError, Player, load
@@ -301,15 +327,9 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
     from table.registry import RegistryError
 
     try:
-        settings, config = mock_settings(args)
-    except Exception as exc:  # ConfigError: every mistake, with its key
-        return fail(str(exc))
-    try:
         Selection(settings.game, settings.options, settings.knowledge, settings.language).check()
     except (EngineError, ValueError) as exc:
         return fail(str(exc))
-    seats = len(config.seats) if config is not None else 6
-    dealer = (config.dealer is not None) if config is not None else settings.has_dealer_reader
     state = args.state
     if state is None and config is not None:
         state = Path(config.state_dir)
@@ -327,10 +347,6 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
         if not args.quiet:
             say(f"(no --state: the journal is kept in {state} until the end of this run)")
     settings = dataclasses.replace(settings, has_dealer_reader=dealer)
-    try:
-        mock = backend.fake_table(seats, dealer, settings.screen)
-    except BackendError as exc:
-        return fail(str(exc))
     seeds = random.Random(args.seed) if args.seed is not None else None
     try:
         ctl = Controller.open(settings, mock.ports, state,
@@ -339,7 +355,6 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
         status = _refuse(exc, mock.display, lambda: None)
         if not args.quiet:
             say(mock.display.ascii())
-        mock.close()
         if temp is not None:
             temp.cleanup()
         return status
@@ -367,7 +382,6 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
         say(f"{frames()} frames saved in {args.frames}")
     _leave_club(publisher, ctl, wait=10.0)
     ctl.close()
-    mock.close()
     if temp is not None:
         temp.cleanup()
     return status

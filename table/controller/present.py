@@ -18,6 +18,7 @@ from engine.match import Standing
 from engine.packs import PACKS
 from table.controller.session import Action, Hand, Read
 from table.screens.i18n import Translate, translator
+from table.screens.starting import starting_view
 from table.screens.view import (
     CardFace,
     ChoiceView,
@@ -162,7 +163,7 @@ class Presenter:
         return build()
 
     def v_boot(self) -> View:
-        return TextView(Header("cardtable"), (str(self._("Starting…")),))
+        return starting_view(self.m.lang)
 
     def v_ready(self) -> View:
         _ = self._
