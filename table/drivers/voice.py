@@ -83,7 +83,7 @@ class AlsaOutput:
 
     def __init__(self, device: str = "default", aplay: str | None = None) -> None:
         self.device = device
-        found = aplay or shutil.which("aplay")
+        found = shutil.which(aplay or "aplay")
         if found is None:
             raise VoiceError("aplay is not installed (sudo apt install alsa-utils)")
         self.aplay = found
@@ -92,9 +92,9 @@ class AlsaOutput:
         proc = subprocess.Popen([self.aplay, "-q", "-D", self.device, "-"],
                                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE)
-        assert proc.stdin is not None
-        proc.stdin.write(header)
-        return _AplaySink(proc, self.device)
+        sink = _AplaySink(proc, self.device)
+        sink.write(header)
+        return sink
 
 
 class _AplaySink:
@@ -104,8 +104,12 @@ class _AplaySink:
 
     def write(self, samples: bytes) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(samples)
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(samples)
+            self.proc.stdin.flush()
+        except BrokenPipeError:   # aplay has gone: say why
+            self._check(self.proc.wait())
+            raise
 
     def close(self) -> None:
         assert self.proc.stdin is not None
@@ -113,12 +117,14 @@ class _AplaySink:
             self.proc.stdin.close()
         except BrokenPipeError:
             pass
-        status = self.proc.wait()
-        err = self.proc.stderr.read().decode(errors="replace").strip() \
-            if self.proc.stderr else ""
+        self._check(self.proc.wait())
+
+    def _check(self, status: int) -> None:
         if status != 0:
-            raise OSError(f"aplay -D {self.device} failed ({status}): "
-                          f"{err or 'no message'}")
+            err = self.proc.stderr.read().decode(errors="replace").strip() \
+                if self.proc.stderr else ""
+            last = err.splitlines()[-1] if err else "no message"
+            raise OSError(f"aplay -D {self.device} failed ({status}): {last}")
 
     def cut(self) -> None:
         self.proc.kill()
@@ -169,15 +175,17 @@ class EspeakSpeaker:
 
     def __init__(self, output: Output, *, rate: int = 160, volume: int = 100,
                  espeak: str | None = None, on_sound: OnSound | None = None) -> None:
-        found = espeak or shutil.which("espeak-ng")
+        found = shutil.which(espeak or "espeak-ng")
         if found is None:
-            raise VoiceError("espeak-ng is not installed (sudo apt install espeak-ng)")
+            raise VoiceError(f"{espeak or 'espeak-ng'} is not installed "
+                             "(sudo apt install espeak-ng)")
         self.espeak = found
         self.output = output
         self.rate = rate
         self.volume = volume
         self.on_sound = on_sound
         self.errors = 0
+        self._problem = ""
         self._queue: queue.Queue[tuple[Utterance, float] | None] = queue.Queue()
         self._lock = threading.Lock()
         self._current: tuple[subprocess.Popen[bytes], Sink | None] | None = None
@@ -252,7 +260,13 @@ class EspeakSpeaker:
                 if self._cut.is_set():   # cut short on purpose (the pipe is gone)
                     continue
                 self.errors += 1
-                log.warning("voice: could not say %r: %s", utterance.text[:40], exc)
+                # said once in the log, not for every sentence while it lasts
+                problem = f"{type(exc).__name__}: {exc}"
+                level = logging.DEBUG if problem == self._problem else logging.WARNING
+                self._problem = problem
+                log.log(level, "voice: could not say %r: %s", utterance.text[:40], exc)
+                continue
+            self._problem = ""
 
     def _speak(self, utterance: Utterance, said_at: float) -> None:
         self._cut.clear()

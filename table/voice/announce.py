@@ -88,8 +88,9 @@ class Announcer:
             return [self._u(self.text("voice_played", seat=d.get("seat"), card=d["card"]),
                             "played")]
         if n.kind == "trick":
-            return [self._u(self.text("voice_trick", seat=d.get("winner"),
-                                      points=d.get("points", 0)), "trick")]
+            points = d.get("points", 0)
+            code = "voice_trick_one" if points == 1 else "voice_trick"
+            return [self._u(self.text(code, seat=d.get("winner"), points=points), "trick")]
         if n.kind == "undone" and d.get("seat") is not None:
             if n.text:
                 return [self._u(self.text("voice_undone", seat=d.get("seat"), card=n.text),
@@ -169,7 +170,9 @@ class Announcer:
             names = [str(i + 1) for i in range(len(points))]
         parts = [self.text("voice_team_points", team=seat_list(nm.split("+"), self.lang),
                            points=pt) for nm, pt in zip(names, points, strict=False)]
-        text = self.text("voice_hand_over", number=hand.number, points=", ".join(parts))
+        said = ", ".join(parts)
+        text = self.text("voice_hand_over", number=hand.number,
+                         points=said[:1].upper() + said[1:])
         settled = flow.settled()
         status = self.standing(names, settled.standing())
         out = [self._u(text, "hand")]

@@ -42,6 +42,11 @@ VOICE = Catalogue({
         "ro": "Locul {seat} ia mâna, {points} puncte.",
         "hu": "A(z) {seat}. hely viszi az ütést, {points} pont.",
     },
+    "voice_trick_one": {
+        "en": "Seat {seat} takes the trick, 1 point.",
+        "ro": "Locul {seat} ia mâna, 1 punct.",
+        "hu": "A(z) {seat}. hely viszi az ütést, 1 pont.",
+    },
     "voice_hand_over": {
         "en": "Hand {number} is over. {points}.",
         "ro": "Partida {number} s-a terminat. {points}.",
