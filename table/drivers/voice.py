@@ -323,5 +323,7 @@ def _read_exactly(stream: IO[bytes], n: int) -> bytes:
 def open_speaker(device: str = "default", *, folder: Path | None = None, rate: int = 160,
                  volume: int = 100, on_sound: OnSound | None = None) -> EspeakSpeaker:
     """The speaker of `[voice]`: to the ALSA `device`, or WAV files in `folder`."""
+    if shutil.which("espeak-ng") is None:   # said first: without it nothing is said at all
+        raise VoiceError("espeak-ng is not installed (sudo apt install espeak-ng)")
     output: Output = FolderOutput(folder) if folder is not None else AlsaOutput(device)
     return EspeakSpeaker(output, rate=rate, volume=volume, on_sound=on_sound)
