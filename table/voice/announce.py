@@ -108,8 +108,7 @@ class Announcer:
         out: list[Utterance] = []
         state = str(self.m.state)
         hand = self.m.hand_or_none()
-        key_hand = (self.m.session.match.id if self.m.session.match else None,
-                    hand.number if hand is not None else None)
+        key_hand = self._key_hand()
         trump = hand.flow.trump if hand is not None and hand.flow is not None else None
         if trump is not None and self._changed("trump", (key_hand, trump)):
             out.append(self._u(self.text("voice_trump", suit=trump), "trump", urgent=True))
@@ -118,7 +117,7 @@ class Announcer:
                 out.extend(self.result())
             return out
         if state == "match_over":
-            if self._changed("over", key_hand):
+            if self._changed("over", key_hand[0]):
                 out.append(self._u(self.match_over(), "over"))
             return out
         if state in _READY_STATES:
@@ -138,6 +137,12 @@ class Announcer:
             line = translator(self.lang)("Each player taps their cards on their own reader")
             out.append(self._u(clean(line, self.lang), "prompt"))
         return out
+
+    def _key_hand(self) -> tuple[int | None, int | None]:
+        match = self.m.session.match
+        hand = self.m.hand_or_none()
+        return (match.id if match is not None else None,
+                hand.number if hand is not None else None)
 
     def _changed(self, what: str, value: Any) -> bool:
         if self._said.get(what) == value:
@@ -181,6 +186,8 @@ class Announcer:
         if settled.to_json().get("over"):
             out.append(self._u(self.text("voice_match_over", winner=self.winner(
                 settled.to_json())), "over"))
+            out.append(self._u(self.text("voice_press_ok_end"), "prompt"))
+            self._said["over"] = self._key_hand()[0]
         else:
             out.append(self._u(self.text("voice_press_ok"), "prompt"))
         return out

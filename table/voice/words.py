@@ -92,6 +92,11 @@ VOICE = Catalogue({
         "ro": "Apăsați OK pentru partida următoare.",
         "hu": "A következő leosztáshoz nyomja meg az OK gombot.",
     },
+    "voice_press_ok_end": {
+        "en": "Press OK to close the match.",
+        "ro": "Apăsați OK pentru a încheia meciul.",
+        "hu": "A mérkőzés lezárásához nyomja meg az OK gombot.",
+    },
     "voice_undone": {
         "en": "Taken back: seat {seat}, {card_name}.",
         "ro": "Anulat: locul {seat}, {card_name}.",
