@@ -14,6 +14,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--demo", action="store_true",
                    help="bots play a whole match hands-free (at a watchable pace)")
     p.add_argument("--fast", action="store_true", help="no pauses between moves")
+    p.add_argument("--voice", action="store_true",
+                   help="the table speaks (espeak-ng through the sound output), as a real "
+                        "table with [voice] on")
     p.add_argument("--headless", action="store_true",
                    help="no window: play the demo (or replay --script) and print a summary")
     p.add_argument("--script", type=Path, metavar="FILE",
@@ -94,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
                        bot=args.bot, seed=args.seed,
                        pace=0.05 if args.fast else 0.6,
                        show_all_hands=args.demo,
-                       state_dir=str(args.state) if args.state else None)
+                       state_dir=str(args.state) if args.state else None,
+                       voice=args.voice)
     if club is not None:
         from hw_mocks.simulator.club_app import ClubSimApp
 
