@@ -132,7 +132,9 @@ def _check(game: str, options: dict[str, Any], seat: int, demo: bool) -> None:
         cls = game_class(game)
         cls(options)
     except EngineError as err:
-        raise ValueError(err.message()) from None
+        from table.commands.names import explain
+
+        raise ValueError(explain(err)) from None
     if not demo and not 1 <= seat <= cls.players:
         raise ValueError(f"{game} has seats 1..{cls.players}, not {seat}")
 

@@ -339,7 +339,9 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
     try:
         Selection(settings.game, settings.options, settings.knowledge, settings.language).check()
     except (EngineError, ValueError) as exc:
-        return fail(str(exc))
+        from table.commands.names import explain
+
+        return fail(explain(exc))
     seats = len(config.seats) if config is not None else 6
     dealer = (config.dealer is not None) if config is not None else settings.has_dealer_reader
     state = args.state
