@@ -84,7 +84,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardtable history: there is no match {args.match}; the matches are "
               f"1 to {len(found)} (`cardtable history` lists them)", file=sys.stderr)
         return 2
-    options = ", ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in m.options.items())
+    from engine.games import game_class
+
+    defaults = {spec.name: spec.default for spec in game_class(m.game).option_specs}
+    # the options chosen other than their defaults (as the table's ready screen says them)
+    options = ", ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in m.options.items()
+                        if k not in defaults or defaults[k] != v)
     print(f"Match {args.match}: {m.title}, started {_when(m.started)}, "
           f"{KNOWLEDGE.get(m.knowledge, m.knowledge)}" + (f", {options}" if options else ""))
     print(f"Seats: {' v '.join(m.sides)}. Result: {m.result}. "

@@ -103,3 +103,28 @@ def test_an_unknown_game_in_the_simulator_lists_the_games(capsys):
     assert main(["sim", "--game", "nosuch", "--demo", "--headless"]) == 2
     err = capsys.readouterr().err
     assert "There is no game called 'nosuch'. The games are: filicau, filko" in err
+
+
+def test_the_history_shown_in_table_md_is_what_the_command_prints(played, capsys):
+    """The examples of docs/table.md, dates and journal ids aside."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "table.md").read_text()
+    section = text[text.index("## Past matches"):text.index("## Power cuts")]
+    blocks = [b for b in section.split("\n\n") if b.startswith("    ")]
+    listed, one = blocks[1], blocks[2] + "\n\n" + blocks[3]
+    state, _ = played
+    date = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d")
+
+    def same(doc: str, out: str) -> None:
+        doc = "\n".join(ln[4:] for ln in doc.splitlines())
+        out = re.sub(r"match \d+, `cardtable export --match \d+`", "match 1, `cardtable "
+                     "export --match 1`", out)
+        assert date.sub("DATE", doc).strip() == date.sub("DATE", out).strip()
+
+    capsys.readouterr()
+    main(["history", "--state", str(state)])
+    same(listed, capsys.readouterr().out)
+    main(["history", "1", "--state", str(state)])
+    same(one, capsys.readouterr().out)
