@@ -108,3 +108,19 @@ def test_clean_makes_a_sentence_for_the_ear(lang, text, said):
 def test_seat_lists():
     assert seat_list(["1"], "en") == "1"
     assert seat_list(["1", "3", "5"], "hu") == "1, 3 és 5"
+
+
+def test_every_screen_text_of_the_gettext_catalogues_cleans_to_words():
+    """The screens' own texts (table/screens/locale): none keeps a sign once
+    made ready for the ear (the voice says the scan prompt, the status...)."""
+    from table.screens.i18n import LANGUAGES, parse_po, po_path, translator
+
+    msgids = set(parse_po(po_path("ro").read_text(encoding="utf-8")))
+    msgids |= set(parse_po(po_path("hu").read_text(encoding="utf-8")))
+    msgids.discard("")
+    assert len(msgids) > 30
+    for lang in LANGUAGES:
+        _ = translator(lang)
+        for msgid in msgids:
+            said = clean(_(msgid), lang)
+            assert said and not glyphs(said), (lang, msgid, said)
