@@ -95,6 +95,10 @@ class Announcer:
             if n.text:
                 return [self._u(self.text("voice_undone", seat=d.get("seat"), card=n.text),
                                 "undone", urgent=True)]
+        if n.kind == "reader" and n.text == "offline" and isinstance(d.get("place"), int) \
+                and d["place"] >= 0:
+            return [self._u(self.text("table_reader_offline", seat=d["place"]), "reader",
+                            urgent=True)]
         if n.kind == "match" and n.text == "start":
             game = self.m.session.match.game.title if self.m.session.match else ""
             return [self._u(self.text("voice_match_start", game=game, seat=d.get("dealer")),

@@ -136,3 +136,17 @@ def test_a_sentence_that_cannot_be_made_never_stops_the_table(caplog):
         assert rig.state.startswith("match")
     finally:
         rig.close()
+
+
+def test_a_reader_that_stops_answering_is_said():
+    rig = Rig(TableSettings(game="filicau", knowledge="scan", language="ro"))
+    speaker = RecordingSpeaker()
+    attach(rig.ctl, speaker)
+    try:
+        rig.press("ok")
+        rig.player.offline(2, "cable")
+        said = [u for u in speaker.heard if u.kind == "reader"]
+        assert [u.text for u in said] == ["Cititorul locului 3 nu răspunde."]
+        assert said[0].urgent
+    finally:
+        rig.close()
