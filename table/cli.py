@@ -20,6 +20,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 COMMANDS: dict[str, str] = {
     "referee": "table.commands.referee:add_parser",
@@ -33,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "hub-update": "table.commands.hub_update:add_parser",
     "hub": "table.commands.hub:add_parser",
     "review": "table.commands.review:add_parser",
+    "history": "table.commands.history:add_parser",
 }
 
 
@@ -43,6 +45,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="cardtable",
         description="A referee for real card tables (Filicău, Filkó, Filcău, Sueca, Fildinsky).",
     )
+    version = f"cardtable {__version__()}"
+    parser.add_argument("--version", action="version", version=version,
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     if only is None:
         from table.backends import extra_commands
@@ -62,7 +67,36 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                 return build_parser()
             continue
         add(sub)
+    # `cardtable run --version` too, and every subcommand's own subcommands
+    _add_version(sub, version)
     return parser
+
+
+def __version__() -> str:
+    """The installed distribution's version (a checkout not installed: its pyproject's)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardtable")
+    except PackageNotFoundError:
+        import tomllib
+        from pathlib import Path
+
+        pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+        try:
+            return str(tomllib.loads(pyproject.read_text())["project"]["version"])
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "unknown"
+
+
+def _add_version(sub: Any, version: str) -> None:
+    for p in set(sub.choices.values()):
+        if not any("--version" in a.option_strings for a in p._actions):
+            p.add_argument("--version", action="version", version=version,
+                           help="print the version and exit")
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                _add_version(a, version)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

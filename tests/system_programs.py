@@ -25,6 +25,7 @@ PACKAGES: dict[str, str] = {
     "chromedriver": "chromium-driver",
     "espeak-ng": "espeak-ng",
     "sox": "sox",
+    "aplay": "alsa-utils",
     "systemd-analyze": "systemd",
     "systemd-sysusers": "systemd",
     "systemctl": "systemd",

@@ -59,12 +59,16 @@ def run(args: argparse.Namespace) -> int:
             reg.remove_pack(args.remove)
             print(f"pack {args.remove} removed")
         else:
+            from table.commands.listing import columns
+
             packs = reg.packs()
             if not packs:
                 print("no pack is enrolled yet")
-            for rec in packs:
-                done = "complete" if rec.complete else "unfinished"
-                print(f"{rec.number}\t{rec.type}\t{rec.enrolled}/{rec.size}\t{done}\t{rec.name}")
+            else:
+                print(columns(("pack", "type", "cards", "state", "name"),
+                              [(rec.number, rec.type, f"{rec.enrolled}/{rec.size}",
+                                "complete" if rec.complete else "unfinished", rec.name)
+                               for rec in packs], right=(0, 2)))
     except RegistryError as exc:
         print(f"cardtable enroll: {exc}", file=sys.stderr)
         return 1

@@ -67,6 +67,9 @@ def add_parser(sub: Any) -> None:
                    help="save every frame the display shows as a PNG in DIR (mock)")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
                    help="really wait this long after each event (mock; default 0)")
+    p.add_argument("--voice", action="store_true",
+                   help="the table speaks, as with [voice] enabled = true in the "
+                        "configuration (espeak-ng; docs/setup.md)")
     p.add_argument("--quiet", action="store_true", help="print only the final summary")
     p.set_defaults(handler=run)
 
@@ -179,6 +182,7 @@ def run_pi(args: argparse.Namespace) -> int:
     except (JournalError, RegistryError) as exc:
         return _refuse(exc, ports.display, lambda: _close_pi_ports(ports))
     publisher = _join_club(config, ctl, state)
+    voice = start_voice(config, ctl, args.voice)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -194,8 +198,36 @@ def run_pi(args: argparse.Namespace) -> int:
         supervise(ctl.wait_idle, stop, status=status)
     _leave_club(publisher, ctl)
     ctl.close()
+    if voice is not None:
+        voice.close()
     backend.close_ports(ports)
     return 0
+
+
+def start_voice(config: Any, ctl: Any, asked: bool = False) -> Any:
+    """With `[voice] enabled = true` (or `--voice`: `asked`), the table speaks
+    (docs/setup.md): the speaker, to close at the end; None without a voice,
+    or when espeak-ng or aplay is missing (said, and the table plays on
+    without it)."""
+    voice = getattr(config, "voice", None)
+    if voice is None:
+        from table.config import VoiceConfig
+
+        voice = VoiceConfig()
+    if not (voice.enabled or asked):
+        return None
+    from table.drivers.voice import VoiceError, open_speaker
+    from table.voice.announce import attach
+
+    try:
+        speaker = open_speaker(voice.device, rate=voice.rate, volume=voice.volume)
+    except VoiceError as exc:
+        say(f"cardtable run: [voice]: {exc}; playing without the voice", flush=True)
+        return None
+    attach(ctl, speaker, language=None if voice.language == "table" else voice.language,
+           cards=voice.cards)
+    say(f"cardtable run: the table speaks through ALSA device {voice.device}", flush=True)
+    return speaker
 
 
 def _close_pi_ports(ports: Any) -> None:
@@ -329,7 +361,9 @@ def _run_mock_table(args: argparse.Namespace, settings: Any, config: Any, seats:
     try:
         Selection(settings.game, settings.options, settings.knowledge, settings.language).check()
     except (EngineError, ValueError) as exc:
-        return fail(str(exc))
+        from table.commands.names import explain
+
+        return fail(explain(exc))
     state = args.state
     if state is None and config is not None:
         state = Path(config.state_dir)
@@ -359,6 +393,7 @@ def _run_mock_table(args: argparse.Namespace, settings: Any, config: Any, seats:
             temp.cleanup()
         return status
     publisher = _join_club(config, ctl, state)
+    voice = start_voice(config, ctl, args.voice)
     resumed = ctl.session.seq
     if not args.quiet:
         if resumed:
@@ -382,6 +417,9 @@ def _run_mock_table(args: argparse.Namespace, settings: Any, config: Any, seats:
         say(f"{frames()} frames saved in {args.frames}")
     _leave_club(publisher, ctl, wait=10.0)
     ctl.close()
+    if voice is not None:
+        voice.wait()
+        voice.close()
     if temp is not None:
         temp.cleanup()
     return status

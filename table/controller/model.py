@@ -206,7 +206,7 @@ class TableModel:
         until = self.clock.now() + self.settings.error_s
         self.overlay = Overlay("error", title, text, seat, until, reason)
         self.buzzes.append("error")
-        self.notify("refused", text, seat=seat, reason=reason)
+        self.notify("refused", text, seat=seat, reason=reason, params=dict(params))
 
     def refuse_error(self, seat: int | None, err: EngineError) -> None:
         params = dict(err.params)

@@ -410,6 +410,16 @@ class Presenter:
         lines = [self.status_text(match.game, match.state.standing()),
                  _("Dealer: {seat}").format(seat=self.seat(match.state.dealer)),
                  _("Hands: {mode}").format(mode=self.knowledge_label(match.selection.knowledge))]
+        if match.finished:   # the hands so far, newest last: "So far (1+3:2+4): 1:7, 6:2"
+            names = self.team_names(match.game)
+            teams = ":".join(names) if all(len(p) == len(names) for _n, p in match.finished) \
+                else ""
+            # the last four fit on the small screen's line
+            shown = match.finished[-4:]
+            hands = ("…, " if len(match.finished) > len(shown) else "") + ", ".join(
+                ":".join(str(x) for x in p) for _n, p in shown)
+            lines.insert(1, _("So far ({teams}): {hands}").format(teams=teams, hands=hands)
+                         if teams else _("So far: {hands}").format(hands=hands))
         detail = _("Hand {n}").format(n=hand.number) if hand is not None else ""
         return TextView(self.header(hand, str(detail)), tuple(str(x) for x in lines),
                         str(_("OK back")))

@@ -228,6 +228,8 @@ class Match:
         self.state = state
         self.hand: Hand | None = None
         self.last: HandSummary | None = None
+        #: every finished hand so far: (its number, its points per team)
+        self.finished: list[tuple[int, tuple[int, ...]]] = []
         if not state.over:
             self.hand = Hand(game, hand_number, state, selection.knowledge)
 
@@ -430,6 +432,7 @@ class Session:
 
     def _settle(self, match: Match, summary: HandSummary) -> None:
         match.last = summary
+        match.finished.append((summary.number, tuple(summary.result.points)))
         match.state = summary.after
         match.hand = None if summary.after.over else Hand(
             match.game, summary.number + 1, summary.after, match.selection.knowledge)
@@ -478,6 +481,10 @@ class Session:
             raise JournalError(f"journal entry {cp.seq} cannot be replayed: {exc}") from None
         match.state = state
         match.last = None
+        # the hands finished before the checkpoint, from their journal entries
+        match.finished = [
+            (int(e.data["hand"]) - 1, tuple(int(p) for p in e.data.get("points", ())))
+            for e in store.entries(start.seq) if e.kind == "next" and e.seq <= cp.seq]
         number = int(cp.data["hand"])
         match.hand = None if state.over else Hand(match.game, number, state,
                                                   match.selection.knowledge)

@@ -79,10 +79,13 @@ def test_every_state_and_trigger_with_every_guard_true_and_false():
 
 def test_parent_transitions_come_after_the_leafs_own():
     """In a hand, a card read is taken by the admin tag check first (declared
-    on every leaf), then by the hand's own `take_card` (declared on the parent)."""
+    on every leaf), then by the badge check (a member's badge is refused, also
+    declared on every leaf), then by the hand's own `take_card` (declared on
+    the parent)."""
     found = [(t.get("conditions"), t.get("after")) for t in machine.flat_transitions()
              if t["source"] == "match_hand_play" and t["trigger"] == "read"]
-    assert found == [("is_admin_tag", "open_admin"), (None, "take_card")]
+    assert found == [("is_admin_tag", "open_admin"), ("is_badge", "refuse_badge"),
+                     (None, "take_card")]
 
 
 def test_the_table_does_not_load_the_nested_machines_at_start():

@@ -133,6 +133,20 @@ def frames_of_a_session(language, size):
     shot("over", rig)
     rig.close()
 
+    # MENU in the second hand: the match so far, with the first hand's points
+    rig = rig_for(language, size)
+    rig.press("ok")
+    for seat, hand in enumerate(HANDS):
+        for code in hand:
+            rig.tap(seat, code)
+    rig.tap(DEALER, "9b")
+    for seat, code in PLAYS:
+        rig.tap(seat, code)
+    rig.press("ok")
+    rig.press("menu")
+    shot("info_hands", rig)
+    rig.close()
+
     rig = rig_for(language, size, knowledge="dealt")
     rig.press("ok")
     for i in range(6):
