@@ -11,14 +11,12 @@ from typing import Any
 from engine.cards import Card
 from engine.errors import BadRequest
 from engine.game import MatchState, check_seat
-from engine.games.filicau.rules import status_after as romanian_status_after
 from engine.games.filko.flow import FilkoFlow
 from engine.games.filko.match import (
     FilkoState,
     HatsState,
     check_pair,
     check_unknown_fields,
-    parse_status,
     team_taking,
 )
 from engine.games.filko.messages import Refusal
@@ -33,6 +31,7 @@ from engine.games.filko.rules import (
     FilkoCutRules,
     opt_top_trumps,
 )
+from engine.masters import parse_status, romanian_status_after
 from engine.options import OptionSpec
 
 
