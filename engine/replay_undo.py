@@ -15,11 +15,14 @@ from engine.flow import FlowEvent
 
 
 class ReplayUndo:
-    """Mixin for a `HandFlow`: set `_args` (the constructor's arguments) and
-    `_actions` in `__init__`, and append `("card", seat, card)` or
-    `("choose", seat, choice)` to `_actions` for every accepted action."""
+    """Mixin for a `HandFlow`: set `_args` and `_kwargs` (the constructor's
+    arguments) and `_actions` in `__init__`, and append `(method, seat, what)`
+    to `_actions` for every accepted action: `("card", seat, card)`,
+    `("choose", seat, choice)`, or another method of the flow called as
+    `method(seat, what)` (Sueca's `claim_redeal` and `denounce`)."""
 
     _args: tuple[Any, ...]
+    _kwargs: dict[str, Any]
     _actions: list[tuple[str, Any, Any]]
 
     def undo(self) -> FlowEvent:
@@ -27,13 +30,12 @@ class ReplayUndo:
         if not self._actions:
             raise IllegalPlay("nothing_to_undo")
         kind, seat, what = self._actions[-1]
-        fresh: Any = type(self)(*self._args)
+        fresh: Any = type(self)(*self._args, **self._kwargs)
         for k, s, w in self._actions[:-1]:
-            if k == "card":
-                fresh.card(s, w)
-            else:
-                fresh.choose(s, w)
+            getattr(fresh, k)(s, w)
         self.__dict__.update(fresh.__dict__)
         if kind == "card":
             return FlowEvent("undone", seat, what, data={"action": "card"})
-        return FlowEvent("undone", seat, data={"action": "choose", "choice": what})
+        if kind == "choose":
+            return FlowEvent("undone", seat, data={"action": "choose", "choice": what})
+        return FlowEvent("undone", seat, data={"action": kind})

@@ -37,6 +37,9 @@ class Filko5Flow(HandFlow):
 
     game: Filko5Rules
     deal: Filko5Deal | None
+    #: Always started from a match state, so always with a dealer.
+    state: MatchState
+    dealer: int
 
     def __init__(self, game: Filko5Rules, state: MatchState,
                  hands: Sequence[Iterable[Card]] | None = None,
