@@ -224,6 +224,14 @@ class Filko5Flow(HandFlow):
                              '"trump", a suit letter')
         return [self.choose(seat, trump)]
 
+    def undo_play(self) -> FlowEvent:
+        """The referee's `undo`: a call made with `call` (the trump and the
+        called card at once) is taken back whole."""
+        event = super().undo_play()
+        if event.data.get("action") == "call" and self._log and self._log[-1][0] == "trump":
+            self.undo()
+        return event
+
     def _undo_other(self, kind: str, data: Any) -> FlowEvent:
         if kind == "old_man":
             self.old_man = None

@@ -176,17 +176,11 @@ def op_servant(ref: Referee, req: Request) -> Answer:
 
 def op_undo(ref: Referee, req: Request) -> Answer:
     hand, flow = _current(ref)
-    if flow.deal is not None and flow.deal.finished:
-        raise EngineError("hand_over")
-    if not flow._log:
-        raise IllegalPlay("nothing_to_undo")
-    event = flow.undo()
+    event = flow.undo_play()
     action = event.data.get("action")
     if action == "play":
         assert event.card is not None
         return {"ok": True, "seat": event.seat, "card": event.card.code}
-    if action == "call" and flow._log and flow._log[-1][0] == "trump":
-        flow.undo()
     return {"ok": True, "undone": "call" if action in ("call", "trump") else action}
 
 
