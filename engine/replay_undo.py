@@ -2,8 +2,9 @@
 
 Such a flow records every accepted action; `undo` builds a fresh flow from
 the same arguments and replays every action but the last, then takes over its
-state. Slower than undoing in place, but it can never restore a state a
-little differently from the one that was there.
+state (the hand's deal stays the same object). Slower than undoing in place,
+but it can never restore a state a little differently from the one that was
+there.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ class ReplayUndo:
         fresh: Any = type(self)(*self._args, **self._kwargs)
         for k, s, w in self._actions[:-1]:
             getattr(fresh, k)(s, w)
+        old_deal, new_deal = getattr(self, "deal", None), fresh.deal
+        if old_deal is not None and type(new_deal) is type(old_deal):
+            # The same deal object, its state restored: whoever holds the
+            # hand's deal (the referee's session, a review) sees the undo.
+            old_deal.__dict__.clear()
+            old_deal.__dict__.update(new_deal.__dict__)
+            fresh.deal = old_deal
         self.__dict__.update(fresh.__dict__)
         if kind == "card":
             return FlowEvent("undone", seat, what, data={"action": "card"})

@@ -41,10 +41,9 @@ class HandSession:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def deal(self) -> Deal:
-        """The flow's deal (`no_hand` while the flow has not dealt yet)."""
-        if self.flow.deal is None:
-            raise EngineError("no_hand")
+    def deal(self) -> Deal | None:
+        """The flow's deal (None until the flow has dealt: five-player Filkó
+        before the call)."""
         return self.flow.deal
 
 
@@ -211,7 +210,8 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
     hands = read_hands(game, req)
     flow = game.flow_with_trump(state, hands, trump, shown=shown, leader=leader)
     ref.hand = HandSession(game, flow, state, req.lang)
-    out["leader"] = ref.hand.deal.leader
+    assert flow.deal is not None   # trumps are known: the flow has dealt
+    out["leader"] = flow.deal.leader
     return out
 
 

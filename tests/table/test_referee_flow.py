@@ -208,3 +208,17 @@ def test_a_fildinsky_hand_at_the_referee_is_the_tables_flow(seed, leader_only):
         assert "state" not in last["hand"] and ref.hand.state is None
     else:
         assert ref.hand.state.to_json() == table.settled().to_json()
+
+
+def test_undo_by_replaying_keeps_the_hands_deal_object():
+    """Sueca's flow undoes by replaying; whoever holds the hand's deal (the
+    referee's session, `cardtable review`) still holds it after an undo,
+    with the play taken back."""
+    ref = Referee()
+    ask(ref, {"op": "new_hand", "game": "sueca", "leader": 0, "trump": "c"})
+    deal = ref.hand.deal
+    assert ask(ref, {"op": "play", "seat": 0, "card": "Ah"})["ok"]
+    assert deal.played and ref.hand.deal is deal
+    assert ask(ref, {"op": "undo"}) == {"ok": True, "seat": 0, "card": "Ah"}
+    assert ref.hand.deal is deal and not deal.played and deal.turn == 0
+    assert ask(ref, {"op": "play", "seat": 0, "card": "Ah"})["ok"]
