@@ -222,3 +222,70 @@ def test_undo_by_replaying_keeps_the_hands_deal_object():
     assert ask(ref, {"op": "undo"}) == {"ok": True, "seat": 0, "card": "Ah"}
     assert ref.hand.deal is deal and not deal.played and deal.turn == 0
     assert ask(ref, {"op": "play", "seat": 0, "card": "Ah"})["ok"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("mode", ["denounce_hand_120", "denounce_match_loss"])
+def test_a_sueca_denounce_at_the_referee_is_the_tables_denounce(mode, seed):
+    """A random seat denounces a random opponent after some plays: the table's
+    `denounce:S` choice and the referee's `denounce` end the hand alike (the
+    same penalty, the same match state), or are both refused."""
+    from engine import EngineError
+
+    rng = random.Random(seed)
+    options = {"revoke_mode": mode}
+    game = get_game("sueca", options)
+    state = game.new_match(rng)
+    dealt = game.deal(rng, state.dealer)
+    table = game.hand_flow(state, dealt.hands)
+    table.card(state.dealer, dealt.shown[0])
+    ref = Referee()
+    ask(ref, {"op": "new_hand", "game": "sueca", "options": options, "state": state.to_json(),
+              "shown": _codes(dealt.shown), "hands": [_codes(h) for h in dealt.hands]})
+    for _ in range(rng.randrange(1, 40)):
+        if table.play_over:
+            break
+        seat = table.deal.turn
+        # any card held: in a denounce mode the table takes revokes too
+        c = rng.choice(table.deal.hand_of(seat))
+        table.card(seat, c)
+        assert ask(ref, {"op": "play", "seat": seat, "card": c.code})["ok"]
+    accused = rng.randrange(4)
+    accuser = (accused + 1) % 4
+    answer = ask(ref, {"op": "denounce", "seat": accuser, "accused": accused})
+    try:
+        event = table.choose(accuser, f"denounce:{accused}")
+    except EngineError as refused:
+        assert answer["ok"] is False and answer["reason"] == refused.reason
+        return
+    assert answer["ok"], answer
+    assert answer["penalty"] == event.data["penalty"]
+    assert answer["hand"]["state"] == table.settled().to_json()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_sueca_redeal_claim_at_the_referee_is_the_tables_claim(seed):
+    """The first-hand seat (or any, under `brazil`) claims a redeal: granted
+    or refused alike at the table (`redeal:S`) and at the referee."""
+    from engine import EngineError
+
+    rng = random.Random(seed)
+    options = {"redeal_threshold": "brazil"}
+    game = get_game("sueca", options)
+    state = game.new_match(rng)
+    dealt = game.deal(rng, state.dealer)
+    table = game.hand_flow(state, dealt.hands)
+    table.card(state.dealer, dealt.shown[0])
+    ref = Referee()
+    ask(ref, {"op": "new_hand", "game": "sueca", "options": options, "state": state.to_json(),
+              "shown": _codes(dealt.shown), "hands": [_codes(h) for h in dealt.hands]})
+    seat = rng.randrange(4)
+    answer = ask(ref, {"op": "redeal", "seat": seat})
+    try:
+        event = table.choose(seat, f"redeal:{seat}")
+    except EngineError as refused:
+        assert answer["ok"] is False and answer["reason"] == refused.reason
+        assert table.pending().kind == "play" and ref.hand.flow.pending().kind == "play"
+        return
+    assert answer == {"ok": True, "hand": {"redeal": seat, "points": event.data["points"],
+                                           "state": table.settled().to_json()}}
