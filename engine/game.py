@@ -216,9 +216,9 @@ class Game:
         """The hand flow of a hand whose trumps are known when it starts (the
         referee's `new_hand`): `shown` are the cards that fixed them, public
         from the start. Without `state` the hand is played on its own:
-        `leader` leads trick 1 and the hand settles nothing. Games whose
-        hands start with other steps (a cut, a call) have their own referee
-        `new_hand` and need not override this."""
+        `leader` leads trick 1 and the hand settles nothing. A game with its
+        own flow returns it (the class `hand_flow` returns), refusing what
+        its hands cannot start from."""
         return HandFlow(self, state, hands, trump, shown=shown, leader=leader)
 
     def deal(self, rng: random.Random, dealer: int) -> DealtHands:

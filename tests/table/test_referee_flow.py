@@ -289,3 +289,26 @@ def test_a_sueca_redeal_claim_at_the_referee_is_the_tables_claim(seed):
         return
     assert answer == {"ok": True, "hand": {"redeal": seat, "points": event.data["points"],
                                            "state": table.settled().to_json()}}
+
+
+@pytest.mark.parametrize("game_id", ["filicau", "filko", "filko6", "filko_hats", "filcau20",
+                                     "sueca"])
+def test_a_hand_started_with_its_trumps_is_the_games_own_flow(game_id):
+    """`flow_with_trump` (the referee's way in) gives the class `hand_flow`
+    (the table's) gives; games that always start from a match state refuse a
+    hand without one."""
+    from engine import BadRequest
+
+    rng = random.Random(1)
+    game = get_game(game_id)
+    state = game.new_match(rng)
+    dealt = game.deal(rng, state.dealer)
+    trump = dealt.trump or "h"
+    flow = game.flow_with_trump(state, dealt.hands, trump)
+    assert type(flow) is type(game.hand_flow(state, dealt.hands, trump))
+    assert flow.trump == trump and flow.pending().kind == "play"
+    if game_id in ("filicau", "sueca"):
+        assert game.flow_with_trump(None, dealt.hands, trump, leader=2).deal.leader == 2
+    else:
+        with pytest.raises(BadRequest):
+            game.flow_with_trump(None, dealt.hands, trump, leader=2)

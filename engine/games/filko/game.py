@@ -42,6 +42,17 @@ class FilkoCutGame(FilkoCutRules):
                   trump: str | None = None) -> FilkoFlow:
         return FilkoFlow(self, state, hands, trump)
 
+    def flow_with_trump(self, state: MatchState | None,
+                        hands: Sequence[Iterable[Card]] | None, trump: str, *,
+                        shown: Sequence[Card] = (), leader: int | None = None) -> FilkoFlow:
+        """The hand with trumps given. A Filkó hand always starts from its
+        match state; cut cards are shown through the flow's steps (the
+        referee's Filkó `new_hand` does so)."""
+        if state is None or shown:
+            raise BadRequest("a Filkó hand starts from its match state; cut cards are "
+                             "shown at its steps")
+        return self.hand_flow(state, hands, trump)
+
 
 class HungarianFilko(FilkoCutGame):
     """Masters and a Servant (§2.B.1); filko6 may switch to Romanian scoring."""
