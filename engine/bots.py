@@ -1,10 +1,18 @@
 """Computer players for any game, through `HandFlow`.
 
-* `RandomBot`: a uniformly random legal card, a random choice.
-* `SimpleBot`: keeps its Aces and Tens (the point cards) safe and plays to its
-  partner: when the partner is winning the trick it gives points or throws its
-  cheapest card; when an opponent is winning it wins as cheaply as it can, or
-  else throws its cheapest card; it leads a low card of a long plain suit.
+One family, found by name (`make_bot`, `BOTS`):
+
+* `random` (`RandomBot`): a uniformly random legal card, a random choice.
+* `simple` (`SimpleBot`): keeps its Aces and Tens (the point cards) safe and
+  plays to its partner: when the partner is winning the trick it gives points
+  or throws its cheapest card; when an opponent is winning it wins as cheaply
+  as it can, or else throws its cheapest card; it leads a low card of a long
+  plain suit.
+* `table` (`TableBot`): the fake table's player (`hw_mocks.bot` is its
+  adapter to physical cards): a random legal card, the first choice offered.
+* `sampled`, `sampled-<level>` (`engine.analysis.bot.SampledBot`): the card
+  the sampled analysis prefers. The analysis builds on this module, so it is
+  named here and imported only when asked for (`BOT_MODULES`).
 
 A bot only looks at its own hand and at what the table has seen. With hands
 unknown to the table, the simulator passes each bot its own cards.
@@ -20,8 +28,9 @@ they still play from the dealt hands, so no revoke is ever reported.
 from __future__ import annotations
 
 import copy
+import importlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from engine.cards import TRUMP, Card
@@ -126,14 +135,68 @@ class SimpleBot:
         return min(candidates, key=lambda c: (t.points[pack.slot(c)], t.power[pack.slot(c)]))
 
 
-BOTS: dict[str, type[RandomBot] | type[SimpleBot]] = {"random": RandomBot, "simple": SimpleBot}
+class TableBot:
+    """The fake table's player: a random legal card of its hand, the first
+    choice a step offers. `hw_mocks.bot.Bot` turns its picks into taps of
+    physical cards and button presses; `play_order` is the order in which it
+    tries a seat's cards (the first the hand takes is played)."""
+
+    name = "table"
+
+    def play(self, deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random) -> Card:
+        if deal.hands is not None:
+            return self.known_play_order(deal, seat, rng)[0]
+        return hand[self.play_order(deal, seat, hand, rng)[0]]
+
+    @staticmethod
+    def known_play_order(deal: Deal, seat: int, rng: random.Random) -> list[Card]:
+        """With the hands known to the deal: its legal cards in random order."""
+        cards = list(deal.legal_cards(seat))
+        rng.shuffle(cards)
+        return cards
+
+    @staticmethod
+    def play_order(deal: Deal | None, seat: int, hand: Sequence[Card],
+                   rng: random.Random) -> list[int]:
+        """With the hands unknown to the deal: the positions in `hand` (the
+        seat's real cards) of the cards the rules allow, in random order,
+        then the others in hand order (the rules may see less than the seat
+        holds, so the hand has the last word)."""
+        allowed: set[Card] = set(hand)
+        if deal is not None:
+            try:
+                allowed = set(legal_from(deal, seat, hand))
+            except EngineError:
+                pass
+        legal = [i for i, c in enumerate(hand) if c in allowed]
+        rng.shuffle(legal)
+        return legal + [i for i in range(len(hand)) if i not in legal]
+
+    @staticmethod
+    def choice(step: Step) -> str:
+        """The choice it makes at a `choose` or `card` step: the first offered."""
+        return step.choices[0]
 
 
-def make_bot(name: str) -> RandomBot | SimpleBot:
-    try:
+#: The bots of this module, by name.
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "simple": SimpleBot,
+                                      "table": TableBot}
+#: Bots of modules that build on this one, by name: `name` or `name-<level>`
+#: makes the module's `SampledBot`-like class, with the level when given.
+BOT_MODULES: dict[str, tuple[str, str]] = {"sampled": ("engine.analysis.bot", "SampledBot")}
+
+
+def make_bot(name: str) -> Bot:
+    """The bot called `name` (a `ValueError` names the bots there are)."""
+    if name in BOTS:
         return BOTS[name]()
-    except KeyError:
-        raise ValueError(f"no bot called {name!r}; there are: {', '.join(BOTS)}") from None
+    family, _, level = name.partition("-")
+    if family in BOT_MODULES:
+        module, cls = BOT_MODULES[family]
+        made: Bot = getattr(importlib.import_module(module), cls)(*([level] if level else []))
+        return made
+    there = [*BOTS, *(f"{n}[-level]" for n in BOT_MODULES)]
+    raise ValueError(f"no bot called {name!r}; there are: {', '.join(there)}")
 
 
 def bot_action(flow: HandFlow, hands: Sequence[Sequence[Card]], bot: Bot,

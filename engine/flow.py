@@ -35,6 +35,7 @@ class FlowRules(DealRules, Protocol):
     def check_shown(self, dealer: int, shown: Iterable[Card],
                     hands: Sequence[Sequence[Card]] | None) -> None: ...
     def first_leader(self, state: MatchState) -> int: ...
+    def dealer_before(self, leader: int) -> int | None: ...
     def new_deal(self, trump: str | None, leader: int,
                  hands: Sequence[Iterable[Card]] | None = None,
                  known: Mapping[int, Iterable[Card]] | None = None) -> Deal: ...
@@ -109,13 +110,23 @@ class HandFlow:
     cards that fixed it.
     """
 
-    def __init__(self, game: FlowRules, state: MatchState,
+    def __init__(self, game: FlowRules, state: MatchState | None,
                  hands: Sequence[Iterable[Card]] | None = None,
-                 trump: str | None = None, *, shown: Sequence[Card] = ()) -> None:
+                 trump: str | None = None, *, shown: Sequence[Card] = (),
+                 leader: int | None = None) -> None:
         self.game = game
+        #: The match state before this hand; None for a hand played on its
+        #: own, known only by its `leader` (the referee's `new_hand` without
+        #: `state`): it needs `trump` and settles nothing.
         self.state = state
         self.hands = [list(h) for h in hands] if hands is not None else None
-        self.dealer = state.dealer
+        if state is None and (leader is None or trump is None):
+            raise BadRequest("a hand without its match state needs its leader and trumps")
+        self.leader = leader
+        #: The dealer: the match state's, or for a hand on its own the seat the
+        #: rules fix (`dealer_before` the leader), else None.
+        self.dealer: int | None = state.dealer if state is not None \
+            else game.dealer_before(leader) if leader is not None else None
         #: The cards the dealer showed to fix trumps. Given with `trump` (the
         #: referee's `new_hand` says both at once), they are public from the start.
         self.shown: list[Card] = list(shown)
@@ -124,6 +135,8 @@ class HandFlow:
         self._log: list[tuple[str, Any]] = []
         if trump is not None:
             self._start_play()
+            if self.dealer is not None:
+                game.check_shown(self.dealer, self.shown, self.hands)
 
     # ----- questions -------------------------------------------------------------
 
@@ -147,11 +160,35 @@ class HandFlow:
         """The match state after this hand."""
         if self.deal is None or not self.deal.finished:
             raise BadRequest("the hand is not over")
-        return self.game.settle_deal(self.state, self.deal)
+        return self.game.settle_deal(self.match_state(), self.deal)
+
+    def match_state(self) -> MatchState:
+        """The match state before this hand (refused for a hand on its own)."""
+        if self.state is None:
+            raise BadRequest("this hand was started without its match state: "
+                             "it settles nothing")
+        return self.state
+
+    def first_leader(self) -> int:
+        """Who leads trick 1: the given leader of a hand on its own, else the
+        game's rule for this match state."""
+        if self.leader is not None:
+            return self.leader
+        return self.game.first_leader(self.match_state())
+
+    @property
+    def play_over(self) -> bool:
+        """Is the trick play over (the last trick played, or the hand ended
+        before it)? Then no card is played and no play taken back any more
+        (the referee's `play` and `undo` answer `hand_over`)."""
+        return self.deal is not None and self.deal.finished
 
     def known_cards(self) -> dict[int, list[Card]]:
-        """Cards known to be in a seat's hand while hands are unknown."""
-        return {self.dealer: list(self.shown)} if self.shown else {}
+        """Cards known to be in a seat's hand while hands are unknown: the
+        cards shown to fix trumps are the dealer's (when the flow knows him)."""
+        if not self.shown or self.dealer is None:
+            return {}
+        return {self.dealer: list(self.shown)}
 
     # ----- actions ---------------------------------------------------------------
 
@@ -172,14 +209,21 @@ class HandFlow:
     def play(self, seat: int, card: Card) -> FlowEvent:
         """`seat` plays `card` to the trick (the referee's `play`): unlike a
         card read at a seat, never taken for another step. Refused with
-        `hand_over` once the last trick is played (even while a choice after
-        it is pending), and before play by `_not_playing`."""
-        if self.deal is not None and self.deal.finished:
-            raise IllegalPlay("hand_over")
+        `hand_over` once the play is over (even while a choice after it is
+        pending), and before play by `_not_playing`."""
         step = self.pending()
+        if self.play_over or step.kind == "done":
+            raise IllegalPlay("hand_over")
         if step.kind != "play":
             self._not_playing(seat, step)
         return self.card(seat, card)
+
+    def undo_play(self) -> FlowEvent:
+        """Take back the last action while the play goes on (the referee's
+        `undo`): refused with `hand_over` once the play is over."""
+        if self.play_over:
+            raise IllegalPlay("hand_over")
+        return self.undo()
 
     def _not_playing(self, seat: int, step: Step) -> None:
         """Refuse a play while the hand waits for `step`, another step."""
@@ -229,7 +273,8 @@ class HandFlow:
         time, starting with the player after the dealer, `hand_size` each.
         Games dealing in packets override it."""
         n = self.game.players
-        return tuple((self.dealer + 1 + i) % n for i in range(n * self.game.hand_size))
+        dealer = self._dealer()
+        return tuple((dealer + 1 + i) % n for i in range(n * self.game.hand_size))
 
     def after_deal(self, dealt: Sequence[tuple[int, Card]]) -> list[FlowEvent]:
         """Apply what a `dealt` table knows once every card is dealt:
@@ -247,6 +292,13 @@ class HandFlow:
         return events
 
     # ----- internals -------------------------------------------------------------
+
+    def _dealer(self) -> int:
+        """The dealer, for the steps of a hand dealt at a table (which always
+        has its match state)."""
+        if self.dealer is None:
+            raise BadRequest("this hand was started without its dealer")
+        return self.dealer
 
     def _show(self, seat: int, card: Card) -> FlowEvent:
         if seat != self.dealer:
@@ -269,6 +321,6 @@ class HandFlow:
         return FlowEvent("trump", seat, card, data={"trump": trump, "used": used})
 
     def _start_play(self) -> None:
-        leader = self.game.first_leader(self.state)
+        leader = self.first_leader()
         known = None if self.hands is not None else self.known_cards()
         self.deal = self.game.new_deal(self.trump, leader, self.hands, known)

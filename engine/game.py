@@ -210,6 +210,17 @@ class Game:
         bindings, draws or melds return their own `HandFlow` subclass."""
         return HandFlow(self, state, hands, trump)
 
+    def flow_with_trump(self, state: MatchState | None,
+                        hands: Sequence[Iterable[Card]] | None, trump: str, *,
+                        shown: Sequence[Card] = (), leader: int | None = None) -> HandFlow:
+        """The hand flow of a hand whose trumps are known when it starts (the
+        referee's `new_hand`): `shown` are the cards that fixed them, public
+        from the start. Without `state` the hand is played on its own:
+        `leader` leads trick 1 and the hand settles nothing. A game with its
+        own flow returns it (the class `hand_flow` returns), refusing what
+        its hands cannot start from."""
+        return HandFlow(self, state, hands, trump, shown=shown, leader=leader)
+
     def deal(self, rng: random.Random, dealer: int) -> DealtHands:
         """Shuffle with `rng` and deal a hand."""
         raise NotImplementedError

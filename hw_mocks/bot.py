@@ -3,11 +3,14 @@
 The bot deals a hand with the engine (`Game.deal`), so it holds the physical
 cards (each with its sticker's UID), and follows the hand with its own
 `HandFlow`, which knows what the table knows (the hands, or not in `open`
-mode). From it the bot decides: show the cards that fix trumps, play a random
-legal card from the seat's real hand, take the first choice, tap the first
-card a `card` step accepts. It knows nothing of any particular game and
-nothing of the controller: it only says which card goes on which reader, or
-which button to press.
+mode). What to play and choose is the engine's `table` bot
+(`engine.bots.TableBot`: a random legal card from the seat's real hand, the
+first choice); this module is its adapter to the physical cards: it shows
+the cards that fix trumps, finds the sticker of each card to tap (its own,
+else one from the stock or nobody's hand) and taps the first card a `card`
+step accepts. It knows nothing of any particular game and nothing of the
+controller: it only says which card goes on which reader, or which button to
+press.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.bots import legal_from
+from engine.bots import TableBot
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.flow import HandFlow
@@ -54,6 +57,8 @@ class Bot:
         self.pool: list[Held] = []
         self.played: set[str] = set()
         self.knowledge = "open"
+        #: What to play and choose: the engine's bot; this class finds the stickers.
+        self.policy = TableBot()
 
     def new_hand(self, state: MatchState, knowledge: str = "scan") -> DealtHands:
         """Shuffle and deal the next hand (the physical cards on the table).
@@ -111,16 +116,16 @@ class Bot:
         """The next thing to do in the hand (None when it is over). The move is
         applied to the bot's own flow at once: make it at the table.
 
-        `choose` steps: the first choice (OK). `card` steps: the first choice
+        `choose` steps: the policy's choice (OK). `card` steps: that choice
         if the flow takes it, else the first card it takes. `show` and `play`
-        steps: a card (for `play`, a random legal one of the seat's hand)."""
+        steps: a card (for `play`, the policy's order over the seat's hand)."""
         flow = self.shadow
         assert flow is not None and self.dealt is not None
         step = flow.pending()
         if step.kind == "done":
             return None
         if step.kind in ("choose", "card") and step.choices:
-            move = self._choose_first(step.choices[0])
+            move = self._choose_first(self.policy.choice(step))
             if move is not None:
                 return move
             if step.kind == "choose":
@@ -150,6 +155,7 @@ class Bot:
         seat = flow.chooser(choice)
         if seat is None:
             seat = step.seat if step.seat is not None else flow.dealer
+        assert seat is not None   # a hand at a table always has its dealer
         try:
             flow.choose(seat, choice)
         except EngineError:
@@ -213,15 +219,12 @@ class Bot:
                 if not wide:
                     return []
                 # the table knows the hands: its legal cards are the ones to play
-                cards = list(deal.legal_cards(seat))
-                self.rng.shuffle(cards)
-                return self._stickers(seat, cards)
+                return self._stickers(seat, self.policy.known_play_order(deal, seat, self.rng))
             if wide:
                 return self._stickers(seat, list(deal.legal_cards(seat))) \
                     if deal is not None else []
-            legal = self._legal(seat, hand)
-            self.rng.shuffle(legal)
-            return legal + [h for h in hand if h not in legal]
+            order = self.policy.play_order(deal, seat, [c for c, _ in hand], self.rng)
+            return [hand[i] for i in order]
         if kind == "show":
             if wide:   # the cards the deal showed, whoever holds them; then any
                 held = [h for s in [*self.holding, self.pool] for h in s
@@ -233,17 +236,3 @@ class Bot:
             return hand
         others = self._stickers(seat, list(self.game.pack.distinct_cards))
         return self.pool + [h for h in others if h not in hand and h not in self.pool]
-
-    def _legal(self, seat: int, hand: list[Held]) -> list[Held]:
-        """The seat's cards the rules allow now (hands unknown to the table:
-        the engine bots' `legal_from`, the stateless question of the game)."""
-        flow = self.shadow
-        assert flow is not None
-        deal = flow.deal
-        if deal is None:
-            return list(hand)
-        try:
-            allowed = set(legal_from(deal, seat, [c for c, _ in hand]))
-        except EngineError:
-            allowed = {c for c, _ in hand}
-        return [h for h in hand if h[0] in allowed]

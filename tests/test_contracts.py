@@ -20,7 +20,7 @@ CONTRACTS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["import
 #: The rules the house must keep, by contract id (a contract missing from
 #: pyproject.toml fails here, not silently).
 EXPECTED = {"layers", "table-without-fakes", "hardware-in-drivers", "engine-pure",
-            "engine-core-without-games", "engine-acyclic"}
+            "engine-core-without-games", "engine-acyclic", "games-independent"}
 
 
 @pytest.fixture(scope="module")
@@ -67,3 +67,30 @@ def test_a_forbidden_import_breaks_its_contract(tmp_path):
     assert out.returncode == 1, out.stdout + out.stderr
     assert "table.sneaky -> hw_mocks.table (l.6)" in out.stdout
     assert "table.sneaky -> spidev (l.3)" in out.stdout
+
+
+def test_every_game_package_is_in_the_independence_contract():
+    """A new game's package must join `games-independent`, or nothing stops it
+    importing another game."""
+    games = {f"engine.games.{p.name}" for p in (ROOT / "engine" / "games").iterdir()
+             if (p / "__init__.py").exists()}
+    contract = next(c for c in CONTRACTS if c["id"] == "games-independent")
+    assert set(contract["modules"]) == games
+
+
+def test_a_game_importing_another_breaks_the_independence_contract(tmp_path):
+    """Filkó reaching into Filicău's rules (as its Romanian scoring once did)
+    is caught (checked on a copy of the packages)."""
+    for package in ("engine", "table", "hw_mocks"):
+        subprocess.run(["cp", "-r", str(ROOT / package), str(tmp_path / package)], check=True)
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
+    (tmp_path / "engine" / "games" / "filko" / "sneaky.py").write_text(
+        "from engine.games.filicau.rules import FilicauState\n")
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.path.insert(0, '.'); "
+                               "from importlinter.cli import lint_imports_command;"
+                               " sys.exit(lint_imports_command())",
+         "--no-cache", "--contract", "games-independent"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "engine.games.filko.sneaky -> engine.games.filicau.rules (l.1)" in out.stdout

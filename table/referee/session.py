@@ -4,6 +4,10 @@ JSON answer out, never stopping on bad input.
 The generic ops work for every game through the engine's `Game` interface.
 A game with more to say (binding, melds, calls, ...) adds or overrides ops in
 `table.referee.extras.<module>`; see `table/referee/extras/__init__.py`.
+
+A hand in play is the game's `HandFlow`, the object the table drives: an op
+on it maps to one flow call and shapes the flow's answer. No rule is checked
+here.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import BadRequest, Deal, EngineError, Game, MatchState
+from engine import BadRequest, Card, Deal, EngineError, Game, MatchState
 from engine.deal import PlayOutcome
 from engine.flow import HandFlow
 from engine.messages import render
@@ -26,16 +30,21 @@ Handler = Callable[["Referee", Request], Answer]
 
 @dataclass
 class HandSession:
-    """The hand started by the last `new_hand`."""
+    """The hand started by the last `new_hand`: its flow (the one the table
+    drives) and the match state after the answers so far (None: the hand was
+    started without one)."""
 
     game: Game
-    deal: Deal
+    flow: HandFlow
     state: MatchState | None
     lang: str = "en"
     extra: dict[str, Any] = field(default_factory=dict)
-    #: The hand's flow, the one the table drives, when the referee drives it
-    #: too (`deal` is then the flow's deal).
-    flow: HandFlow | None = None
+
+    @property
+    def deal(self) -> Deal | None:
+        """The flow's deal (None until the flow has dealt: five-player Filkó
+        before the call)."""
+        return self.flow.deal
 
 
 def refusal(err: EngineError, lang: str) -> Answer:
@@ -164,13 +173,28 @@ def op_settle(ref: Referee, req: Request) -> Answer:
     return {"ok": True, "state": after.to_json()}
 
 
+def read_hands(game: Game, req: Request) -> list[list[Card]] | None:
+    """The request's `hands` (None when it has none)."""
+    if "hands" not in req:
+        return None
+    raw = req.require("hands")
+    if not isinstance(raw, list):
+        raise BadRequest('"hands" must be a list of hands, one per seat')
+    hands = []
+    for i, h in enumerate(raw):
+        if not isinstance(h, list):
+            raise BadRequest(f'"hands"[{i}] must be a list of card codes')
+        hands.append([game.pack.parse(c) for c in h])
+    return hands
+
+
 def op_new_hand(ref: Referee, req: Request) -> Answer:
     game = req.game()
     state = game.state_from_json(req.require("state")) if "state" in req else None
     out: Answer = {"ok": True}
-    shown: list[Any] = []
+    shown: list[Card] = []
     if "trump" in req:
-        trump: str | None = req.suit(game, "trump")
+        trump = req.suit(game, "trump")
     elif "shown" in req:
         shown = req.cards(game, "shown")
         trump, used = game.trump_from_shown(shown)
@@ -178,54 +202,27 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
         out.update(trump=trump, used=used)
     else:
         raise BadRequest('new_hand needs "trump" or "shown"')
-    if state is not None:
-        leader = game.first_leader(state)
-        dealer: int | None = state.dealer
-    elif "leader" in req:
+    leader: int | None = None
+    if state is None:
+        if "leader" not in req:
+            raise BadRequest('new_hand needs "state" (or at least "leader")')
         leader = req.seat(game, "leader")
-        dealer = None
-    else:
-        raise BadRequest('new_hand needs "state" (or at least "leader")')
-    hands = None
-    if "hands" in req:
-        raw = req.require("hands")
-        if not isinstance(raw, list):
-            raise BadRequest('"hands" must be a list of hands, one per seat')
-        hands = []
-        for i, h in enumerate(raw):
-            if not isinstance(h, list):
-                raise BadRequest(f'"hands"[{i}] must be a list of card codes')
-            hands.append([game.pack.parse(c) for c in h])
-    flow: HandFlow | None = None
-    if state is not None and type(game).hand_flow is Game.hand_flow:
-        # The game's hand is the base flow (Filicău): drive it as the table does.
-        flow = HandFlow(game, state, hands, trump, shown=shown)
-        assert flow.deal is not None
-        deal = flow.deal
-    else:
-        known = {dealer: shown} if shown and dealer is not None and hands is None else None
-        deal = game.new_deal(trump, leader, hands, known)
-    if dealer is not None:
-        game.check_shown(dealer, shown, hands)
-    elif shown and hands is not None:
-        before = game.dealer_before(leader)
-        if before is not None:
-            game.check_shown(before, shown, hands)
-    ref.hand = HandSession(game, deal, state, req.lang, flow=flow)
-    out["leader"] = leader
-    # Keep the spec's key order: ok first, then what the game reports.
-    return {"ok": True, **{k: v for k, v in out.items() if k != "ok"}}
+    hands = read_hands(game, req)
+    flow = game.flow_with_trump(state, hands, trump, shown=shown, leader=leader)
+    ref.hand = HandSession(game, flow, state, req.lang)
+    assert flow.deal is not None   # trumps are known: the flow has dealt
+    out["leader"] = flow.deal.leader
+    return out
 
 
-def outcome_answer(ref: Referee, hand: HandSession, outcome: PlayOutcome) -> Answer:
+def outcome_answer(hand: HandSession, outcome: PlayOutcome) -> Answer:
+    """A play's answer: what it did and, when it ended the play, the hand's
+    points and (with a match state) the match state after it."""
     out: Answer = {"ok": True, **outcome.to_json()}
     if outcome.hand_over:
-        result: Answer = {"points": hand.deal.team_points()}
-        if hand.flow is not None:
+        result: Answer = {"points": list(hand.flow.result().points)}
+        if hand.state is not None:
             hand.state = hand.flow.settled()
-            result["state"] = hand.state.to_json()
-        elif hand.state is not None:
-            hand.state = hand.game.settle_deal(hand.state, hand.deal)
             result["state"] = hand.state.to_json()
         out["hand"] = result
     return out
@@ -235,25 +232,17 @@ def op_play(ref: Referee, req: Request) -> Answer:
     hand = ref.require_hand()
     seat = req.seat(hand.game, "seat")
     card = req.card(hand.game, "card")
-    if hand.flow is not None:
-        outcome = hand.flow.play(seat, card).outcome
-        assert outcome is not None
-    else:
-        outcome = hand.deal.play(seat, card)
-    return outcome_answer(ref, hand, outcome)
+    outcome = hand.flow.play(seat, card).outcome
+    assert outcome is not None
+    return outcome_answer(hand, outcome)
 
 
 def op_undo(ref: Referee, req: Request) -> Answer:
     """Extension: take back the last accepted play of the current hand."""
     hand = ref.require_hand()
-    if hand.deal.finished:
-        raise EngineError("hand_over")
-    if hand.flow is not None:
-        undone = hand.flow.undo()
-        assert undone.card is not None
-        return {"ok": True, "seat": undone.seat, "card": undone.card.code}
-    taken = hand.deal.undo()
-    return {"ok": True, "seat": taken.seat, "card": taken.card.code}
+    undone = hand.flow.undo_play()
+    assert undone.card is not None
+    return {"ok": True, "seat": undone.seat, "card": undone.card.code}
 
 
 def op_games(ref: Referee, req: Request) -> Answer:

@@ -44,7 +44,7 @@ CASES = [(gid, known) for gid in game_ids() for known in (True, False)
 
 @pytest.mark.parametrize("gid,known", CASES,
                          ids=[f"{g}-{'known' if k else 'unknown'}" for g, k in CASES])
-@pytest.mark.parametrize("bot", ["random", "simple"])
+@pytest.mark.parametrize("bot", ["random", "simple", "table"])
 def test_bots_finish_a_hand_of_every_game(gid, bot, known):
     game = get_game(gid)
     rng = random.Random(5)
@@ -96,5 +96,30 @@ def test_simple_bot_wins_cheaply_when_an_opponent_is_winning_points():
 
 
 def test_unknown_bot_name():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as err:
         make_bot("genius")
+    assert "random, simple, table, sampled[-level]" in str(err.value)
+    with pytest.raises(ValueError, match="no level 'genius'"):
+        make_bot("sampled-genius")
+
+
+def test_the_sampled_bot_belongs_to_the_family_by_name():
+    from engine.analysis.bot import SampledBot
+
+    bot = make_bot("sampled-easy")
+    assert isinstance(bot, SampledBot) and bot.name == "sampled-easy"
+    assert make_bot("sampled").name == "sampled-good"
+
+
+def test_the_table_bot_tries_the_legal_cards_of_its_real_hand_first():
+    """Hands unknown to the deal: the seat's legal cards in random order, then
+    the cards the rules would refuse, in hand order (the fake table's player)."""
+    from engine.bots import TableBot
+
+    game = get_game("filicau")
+    deal = game.new_deal("h", 0)
+    deal.play(0, cards("Ah")[0])
+    hand = cards("7a Kh 8l 9h Ta")
+    order = TableBot.play_order(deal, 1, hand, random.Random(3))
+    assert sorted(order[:2]) == [1, 3] and order[2:] == [0, 2, 4]
+    assert TableBot().play(deal, 1, hand, random.Random(3)) in cards("Kh 9h")

@@ -84,25 +84,27 @@ def test_after_a_granted_redeal_the_referee_refuses_a_denounce_as_hand_over():
 WEAK = "2h 3h 4h 5h 6h 2s 3s 4s 5s Qs"
 
 
-def _sueca_deal(hands):
+def _sueca_flow(hands):
     from engine import cards
     game = get_game("sueca")
     known = [cards(h) for h in hands] if hands is not None else None
-    return game, game.new_deal("c", 0, known)
+    state = game.state_from_json({"score": [0, 0], "dealer": 3})
+    return game.flow_with_trump(state, known, "c")
 
 
 def test_a_sueca_redeal_claim_with_the_hands_known_counts_the_dealt_hand_and_ends_it():
-    game, deal = _sueca_deal([WEAK, "Ah 7h Kh Jh Qh As 7s Ks Js 6s",
-                              "2c 3c 4c 5c 6c 7c Jc Qc Kc Ac", "2d 3d 4d 5d 6d 7d Jd Qd Kd Ad"])
+    flow = _sueca_flow([WEAK, "Ah 7h Kh Jh Qh As 7s Ks Js 6s",
+                        "2c 3c 4c 5c 6c 7c Jc Qc Kc Ac", "2d 3d 4d 5d 6d 7d Jd Qd Kd Ad"])
     with pytest.raises(BadRequest):
-        game.claim_redeal(deal, 0, lambda: [])          # the hands are known
-    assert game.claim_redeal(deal, 0) == 2
-    assert deal.finished and deal.redealt
+        flow.claim_redeal(0, lambda: [])          # the hands are known
+    assert flow.claim_redeal(0).data["points"] == 2
+    assert flow.deal.finished and flow.deal.redealt and flow.pending().kind == "done"
+    assert flow.settled().to_json()["dealer"] == 3      # the same dealer deals again
 
 
 def test_a_sueca_redeal_claim_with_hands_unknown_reads_the_cards_only_when_allowed():
     from engine import cards
-    game, deal = _sueca_deal(None)
+    flow = _sueca_flow(None)
     read = []
 
     def shown():
@@ -110,12 +112,15 @@ def test_a_sueca_redeal_claim_with_hands_unknown_reads_the_cards_only_when_allow
         return cards(WEAK)
 
     with pytest.raises(IllegalPlay) as refused:
-        game.claim_redeal(deal, 1, shown)               # not the leader: no claim
+        flow.claim_redeal(1, shown)               # not the leader: no claim
     assert refused.value.reason == "redeal_not_allowed" and read == []
     with pytest.raises(BadRequest):
-        game.claim_redeal(deal, 0, lambda: cards(WEAK)[:9])
-    assert not deal.finished
-    assert game.claim_redeal(deal, 0, shown) == 2 and read == [True] and deal.redealt
+        flow.claim_redeal(0, lambda: cards(WEAK)[:9])
+    assert not flow.deal.finished and not flow.can_undo     # refused: nothing changed
+    assert flow.claim_redeal(0, shown).data["points"] == 2 and read == [True]
+    assert flow.deal.redealt
+    flow.undo()                                   # the claim is one act, taken back whole
+    assert not flow.deal.finished and flow.pending().kind == "play"
 
 
 def test_sueca_knows_the_dealer_from_the_leader_filicau_does_not():

@@ -67,11 +67,15 @@ class Filcau20Flow(ReplayUndo, HandFlow):
 
     game: Filcau20Rules
     deal: Filcau20Deal | None
+    #: Always started from a match state, so always with a dealer.
+    state: MatchState
+    dealer: int
 
     def __init__(self, game: Filcau20Rules, state: MatchState,
                  hands: Sequence[Iterable[Card]] | None = None,
                  trump: str | None = None) -> None:
         self._args = (game, state, hands, trump)
+        self._kwargs: dict[str, Any] = {}
         self._actions: list[tuple[str, int, Any]] = []
         super().__init__(game, state, hands, None)
         if self.hands is not None:

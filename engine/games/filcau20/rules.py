@@ -30,6 +30,7 @@ from engine.errors import BadRequest
 from engine.game import DealtHands, Game, MatchState, check_seat
 from engine.games.filcau20.binding import OVERS
 from engine.games.filcau20.messages import MESSAGES, Refusal
+from engine.masters import parse_status
 from engine.match import Standing
 from engine.options import OptionSpec
 from engine.packs import GERMAN_20
@@ -39,15 +40,6 @@ RANKS = ("A", "T", "K", "U")
 FILCAU20_RANKING = Ranking(GERMAN_20, OVERS, RANKS, RANKS, (("A", 1), ("T", 1)))
 TOTAL = 8
 TARGET = 11
-
-
-def parse_status(value: object) -> int | None:
-    """`"even"` -> None (both teams equal), `"masters:T"` -> T (team T is boss)."""
-    if value == "even":
-        return None
-    if isinstance(value, str) and value in ("masters:0", "masters:1"):
-        return int(value[-1])
-    raise BadRequest('status must be "even", "masters:0" or "masters:1"')
 
 
 @dataclass(frozen=True)

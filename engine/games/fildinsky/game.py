@@ -17,3 +17,13 @@ class Fildinsky(FildinskyRules):
                   trump: str | None = None, *, turn_up: Card | None = None,
                   stock: Sequence[Card] | None = None) -> FildinskyFlow:
         return FildinskyFlow(self, state, hands, trump, turn_up=turn_up, stock=stock)
+
+    def referee_flow(self, state: MatchState | None, turn_up: Card,
+                     hands: Sequence[Iterable[Card]] | None = None,
+                     stock: Sequence[Card] | None = None,
+                     leader: int | None = None) -> FildinskyFlow:
+        """The same flow for the referee: the turned-up card known from the
+        start, draws made by request (see `engine.games.fildinsky.flow`),
+        and without `state` a hand on its own led by `leader`."""
+        return FildinskyFlow(self, state, hands, turn_up=turn_up, stock=stock, leader=leader,
+                             draws="request")

@@ -15,9 +15,9 @@ from engine.games.filicau.rules import (
     FILICAU_RANKING,
     FilicauState,
     outcome_class,
-    parse_status,
-    status_after,
 )
+from engine.masters import parse_status
+from engine.masters import romanian_status_after as status_after
 from engine.options import OptionSpec
 from engine.ranking import Ranking
 

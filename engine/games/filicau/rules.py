@@ -1,20 +1,20 @@
-"""Filicău, the Romanian game: its cards, its status table and its match state.
+"""Filicău, the Romanian game: its cards and its match state.
 
 Four players in fixed partnerships (seats 0+2 against 1+3), the 32-card
 German pack, the four Overs as permanent trumps, trumps from the dealer's
 first non-Over card, 8 tricks, an Ace or Ten is one point (8 in all).
 After each hand: 6 or 7 points make that team masters, 8–0 makes both teams
-even again ("running away"), 4–4 and 5–3 change nothing.
+even again ("running away"), 4–4 and 5–3 change nothing: the status table
+shared with the other Romanian-scored games, `engine.masters`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card
-from engine.errors import BadRequest
+from engine.masters import status_text
 from engine.match import LengthLimited, MatchState, Standing
 from engine.packs import GERMAN_32
 from engine.ranking import Ranking
@@ -25,19 +25,6 @@ PLAIN_RANKS = ("A", "T", "K", "U", "9", "8", "7")
 ACE_TEN_POINTS = (("A", 1), ("T", 1))
 
 FILICAU_RANKING = Ranking(GERMAN_32, OVERS, TRUMP_RANKS, PLAIN_RANKS, ACE_TEN_POINTS)
-
-
-def parse_status(value: object) -> int | None:
-    """`"even"` -> None, `"masters:T"` -> T."""
-    if value == "even":
-        return None
-    if isinstance(value, str) and value in ("masters:0", "masters:1"):
-        return int(value[-1])
-    raise BadRequest('status must be "even", "masters:0" or "masters:1"')
-
-
-def status_text(masters: int | None) -> str:
-    return "even" if masters is None else f"masters:{masters}"
 
 
 @dataclass(frozen=True)
@@ -65,18 +52,6 @@ class FilicauState(LengthLimited, MatchState):
             out.update(hands=self.hands, tally=list(self.tally), winner=self.winner,
                        over=self.over)
         return out
-
-
-def status_after(masters: int | None, points: Sequence[int]) -> int | None:
-    """The Filicău status table: 6–7 masters, 8–0 even, 4–4 and 5–3 unchanged."""
-    p0, p1 = points
-    if p0 == 8 or p1 == 8:
-        return None
-    if p0 >= 6:
-        return 0
-    if p1 >= 6:
-        return 1
-    return masters
 
 
 def outcome_class(p0: int) -> int:

@@ -37,6 +37,9 @@ class Filko5Flow(HandFlow):
 
     game: Filko5Rules
     deal: Filko5Deal | None
+    #: Always started from a match state, so always with a dealer.
+    state: MatchState
+    dealer: int
 
     def __init__(self, game: Filko5Rules, state: MatchState,
                  hands: Sequence[Iterable[Card]] | None = None,
@@ -220,6 +223,14 @@ class Filko5Flow(HandFlow):
             raise BadRequest('under Rich and Poor by Overs the Old Man names trumps: give '
                              '"trump", a suit letter')
         return [self.choose(seat, trump)]
+
+    def undo_play(self) -> FlowEvent:
+        """The referee's `undo`: a call made with `call` (the trump and the
+        called card at once) is taken back whole."""
+        event = super().undo_play()
+        if event.data.get("action") == "call" and self._log and self._log[-1][0] == "trump":
+            self.undo()
+        return event
 
     def _undo_other(self, kind: str, data: Any) -> FlowEvent:
         if kind == "old_man":

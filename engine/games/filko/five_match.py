@@ -13,7 +13,8 @@ from typing import Any
 
 from engine.errors import BadRequest
 from engine.games.filko.common import check_int
-from engine.games.filko.match import MASTER_POINTS, parse_status, status_text, team_taking
+from engine.games.filko.match import MASTER_POINTS, team_taking
+from engine.masters import parse_status, status_text
 from engine.match import LengthLimited, MatchState, Standing
 
 PLAYERS = 5

@@ -82,6 +82,9 @@ class FilkoFlow(HandFlow):
     """A hand of `filko`, `filko_hats` or `filko6` (see the module docstring)."""
 
     game: FilkoCutRules
+    #: Always started from a match state, so always with a dealer.
+    state: MatchState
+    dealer: int
 
     def __init__(self, game: FilkoCutRules, state: MatchState,
                  hands: Sequence[Iterable[Card]] | None = None,

@@ -11,14 +11,12 @@ from typing import Any
 from engine.cards import Card
 from engine.errors import BadRequest
 from engine.game import MatchState, check_seat
-from engine.games.filicau.rules import status_after as romanian_status_after
 from engine.games.filko.flow import FilkoFlow
 from engine.games.filko.match import (
     FilkoState,
     HatsState,
     check_pair,
     check_unknown_fields,
-    parse_status,
     team_taking,
 )
 from engine.games.filko.messages import Refusal
@@ -33,6 +31,7 @@ from engine.games.filko.rules import (
     FilkoCutRules,
     opt_top_trumps,
 )
+from engine.masters import parse_status, romanian_status_after
 from engine.options import OptionSpec
 
 
@@ -42,6 +41,17 @@ class FilkoCutGame(FilkoCutRules):
     def hand_flow(self, state: MatchState, hands: Sequence[Iterable[Card]] | None = None,
                   trump: str | None = None) -> FilkoFlow:
         return FilkoFlow(self, state, hands, trump)
+
+    def flow_with_trump(self, state: MatchState | None,
+                        hands: Sequence[Iterable[Card]] | None, trump: str, *,
+                        shown: Sequence[Card] = (), leader: int | None = None) -> FilkoFlow:
+        """The hand with trumps given. A Filkó hand always starts from its
+        match state; cut cards are shown through the flow's steps (the
+        referee's Filkó `new_hand` does so)."""
+        if state is None or shown:
+            raise BadRequest("a Filkó hand starts from its match state; cut cards are "
+                             "shown at its steps")
+        return self.hand_flow(state, hands, trump)
 
 
 class HungarianFilko(FilkoCutGame):

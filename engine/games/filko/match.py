@@ -15,22 +15,10 @@ from typing import Any
 
 from engine.errors import BadRequest
 from engine.games.filko.common import check_int
+from engine.masters import status_text
 from engine.match import LengthLimited, MatchState, Standing
 
 MASTER_POINTS = 6
-
-
-def parse_status(value: object) -> int | None:
-    """`"even"` -> None, `"masters:T"` -> T."""
-    if value == "even":
-        return None
-    if value in ("masters:0", "masters:1"):
-        return int(str(value)[-1])
-    raise BadRequest('status must be "even", "masters:0" or "masters:1"')
-
-
-def status_text(masters: int | None) -> str:
-    return "even" if masters is None else f"masters:{masters}"
 
 
 def team_taking(points: Sequence[int], at_least: int = MASTER_POINTS) -> int | None:

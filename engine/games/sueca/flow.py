@@ -24,11 +24,18 @@ is made by S's opponents, whichever seat's turn it was (`seat` is recorded as
 the accuser when it is an opponent of S).
 
 `undo` takes back the last action of any kind, by replaying the others.
+
+The referee drives the same flow with one request per act: `claim_redeal`
+(the claim and, hands unknown, the ten cards shown, all at once: a refused
+claim changes nothing) and `denounce` (the accuser named, refused when he is
+the accused's partner). The referee settles a hand when its last trick is
+played: while the denounce window is open, `settled()` is the hand accepted,
+and a denounce afterwards still ends the hand with its penalty.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine.cards import Card
@@ -47,17 +54,19 @@ class SuecaFlow(ReplayUndo, HandFlow):
     game: SuecaRules
     deal: SuecaDeal | None
 
-    def __init__(self, game: SuecaRules, state: MatchState,
+    def __init__(self, game: SuecaRules, state: MatchState | None,
                  hands: Sequence[Iterable[Card]] | None = None,
-                 trump: str | None = None) -> None:
+                 trump: str | None = None, *, shown: Sequence[Card] = (),
+                 leader: int | None = None) -> None:
         self._args = (game, state, hands, trump)
+        self._kwargs: dict[str, Any] = {"shown": tuple(shown), "leader": leader}
         self._actions: list[tuple[str, int | None, Any]] = []
         self.redeal: int | None = None
         self.showing: int | None = None
         self.showing_cards: list[Card] = []
         self.refused: set[int] = set()
         self.accepted = False
-        super().__init__(game, state, hands, trump)
+        super().__init__(game, state, hands, trump, shown=shown, leader=leader)
 
     # ----- questions -------------------------------------------------------------
 
@@ -98,7 +107,8 @@ class SuecaFlow(ReplayUndo, HandFlow):
         dealer, whose packet ends with the turned-up card."""
         n = self.game.players
         size = self.game.hand_size
-        return tuple((self.dealer + 1 + k // size) % n for k in range(n * size))
+        dealer = self._dealer()
+        return tuple((dealer + 1 + k // size) % n for k in range(n * size))
 
     def after_deal(self, dealt: Sequence[tuple[int, Card]]) -> list[FlowEvent]:
         """A table that read the deal knows the turned-up card: the last card
@@ -121,9 +131,14 @@ class SuecaFlow(ReplayUndo, HandFlow):
             return list(self.hands[step.seat])
         return []
 
-    def result(self) -> HandResult:
-        if not self.finished:
+    def _settleable(self) -> None:
+        """The hand is over, or its last trick is played and only the
+        denounce window is open (then it counts as accepted)."""
+        if not self.finished and not self.play_over:
             raise BadRequest("the hand is not over")
+
+    def result(self) -> HandResult:
+        self._settleable()
         if self.redeal is not None:
             return HandResult((0, 0), (0, 0), {"redeal": self.redeal})
         assert self.deal is not None
@@ -133,12 +148,11 @@ class SuecaFlow(ReplayUndo, HandFlow):
         return HandResult(tuple(self.deal.team_points()), tuple(self.deal.team_tricks()), extra)
 
     def settled(self) -> MatchState:
-        if not self.finished:
-            raise BadRequest("the hand is not over")
+        self._settleable()
         if self.redeal is not None:
-            return self.game.settle(self.state, None, redeal=True)
+            return self.game.settle(self.match_state(), None, redeal=True)
         assert self.deal is not None
-        return self.game.settle_deal(self.state, self.deal)
+        return self.game.settle_deal(self.match_state(), self.deal)
 
     # ----- actions ---------------------------------------------------------------
 
@@ -151,6 +165,55 @@ class SuecaFlow(ReplayUndo, HandFlow):
         event = self._choose(seat, choice)
         self._actions.append(("choose", seat, choice))
         return event
+
+    def claim_redeal(self, seat: int,
+                     shown: Callable[[], Sequence[Card]] | None = None) -> FlowEvent:
+        """`seat` shows its whole hand before the first lead and asks for a
+        new deal, in one act (the referee's `redeal`). With the hands known
+        the dealt hand is counted (`shown` must be None); else `shown()` gives
+        the seat's `hand_size` different cards, none known to be another
+        seat's (called only once the claim itself is allowed, so that a bad
+        card code is reported after `redeal_too_late`). A granted claim ends
+        the hand (`data`: `redeal`, `points`, `limit`); a refused one raises
+        and changes nothing."""
+        if self.play_over:
+            raise Refusal("hand_over")
+        deal = self.deal
+        if deal is None or self.showing is not None:
+            raise Refusal("not_expected", seat=seat, step=self.pending().kind)
+        limit = self.game.redeal_claim_limit(seat, deal.leader, deal.played)
+        if self.hands is not None:
+            if shown is not None:
+                raise BadRequest('the hands are known: do not send "hand"')
+            cards = list(self.hands[seat])
+        else:
+            if shown is None:
+                raise BadRequest('"hand" is missing')
+            cards = list(shown())
+            size = self.game.hand_size
+            if len(cards) != size or len(set(cards)) != len(cards):
+                raise BadRequest(f'"hand" must be the seat\'s {size} different cards')
+            for other in range(self.game.players):
+                if other != seat and set(deal.hand_of(other)) & set(cards):
+                    raise BadRequest(f"some of those cards are known to be seat {other}'s")
+        points = self.game.redeal_points(seat, cards, limit)
+        self._grant(seat)
+        self._actions.append(("claim_redeal", seat, (lambda: cards) if shown else None))
+        return FlowEvent("chosen", seat, data={"choice": f"redeal:{seat}", "redeal": True,
+                                               "points": points, "limit": limit})
+
+    def denounce(self, accuser: int, accused: int) -> FlowEvent:
+        """`accuser` says `accused` revoked (the referee's `denounce`, and the
+        table's `denounce:S`): the hand ends with a penalty, or the denounce
+        is refused and nothing changes."""
+        if self.redeal is not None or self.accepted:
+            raise Refusal("hand_over")
+        if self.deal is None or self.showing is not None:
+            raise Refusal("not_expected", seat=accuser, step=self.pending().kind)
+        penalty = self.deal.denounce(accuser, accused)
+        self._actions.append(("denounce", accuser, accused))
+        return FlowEvent("chosen", accuser, data={"choice": f"denounce:{accused}",
+                                                  "penalty": penalty.to_json()})
 
 
     # ----- internals ---------------------------------------------------------------
@@ -185,7 +248,7 @@ class SuecaFlow(ReplayUndo, HandFlow):
         points, refused = self.game.redeal_verdict(seat, self.showing_cards, limit)
         granted = refused is None
         if granted:
-            self.redeal = seat
+            self._grant(seat)
         else:
             deal.known[seat] |= self.game.pack.mask(self.showing_cards)
             self.refused.add(seat)
@@ -215,6 +278,12 @@ class SuecaFlow(ReplayUndo, HandFlow):
                                                    "penalty": penalty.to_json()})
         return self._claim(subject)
 
+    def _grant(self, seat: int) -> None:
+        """A redeal claim of `seat` is granted: the hand ends here."""
+        assert self.deal is not None
+        self.redeal = seat
+        self.deal.end_by_redeal()
+
     def _claim(self, seat: int) -> FlowEvent:
         assert self.deal is not None
         limit = self.game.redeal_claim_limit(seat, self.deal.leader, self.deal.played)
@@ -223,7 +292,7 @@ class SuecaFlow(ReplayUndo, HandFlow):
             self.showing_cards = []
             return FlowEvent("chosen", seat, data={"choice": f"redeal:{seat}"})
         points = self.game.redeal_points(seat, self.hands[seat], limit)
-        self.redeal = seat
+        self._grant(seat)
         return FlowEvent("chosen", seat, data={"choice": f"redeal:{seat}", "redeal": True,
                                                "points": points, "limit": limit})
 

@@ -10,9 +10,9 @@ next (`next`); the answer that ends the hand (or redeals it) has `hand`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from engine import BadRequest, Deal, EngineError, IllegalPlay
+from engine import BadRequest, EngineError, IllegalPlay
 from engine.flow import FlowEvent, Step
 from engine.games.filcau20 import Filcau20
 from engine.games.filcau20.flow import Filcau20Flow
@@ -40,7 +40,7 @@ def step_json(step: Step) -> Answer:
 
 def _session(ref: Referee) -> tuple[HandSession, Filcau20, Filcau20Flow]:
     hand = ref.require_hand()
-    flow = hand.extra.get("flow")
+    flow = hand.flow
     if not isinstance(flow, Filcau20Flow):
         raise EngineError("no_hand")
     return hand, _filcau(hand.game), flow
@@ -65,7 +65,6 @@ def _answer(hand: HandSession, flow: Filcau20Flow, out: Answer,
     was), so that `undo` can take the whole op back."""
     if done is not None and flow.mark() > done[0]:
         hand.extra["marks"].append(done)
-    hand.deal = cast(Deal, flow.deal)
     if flow.finished:
         out["hand"] = _hand_result(hand, flow)
     else:
@@ -111,8 +110,7 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
         if not isinstance(cut, bool):
             raise BadRequest('"cut" must be true (cut: fris window) or false (knock)')
         flow.choose(flow.cutter, "cut" if cut else "knock")
-    hand = HandSession(game, cast(Deal, flow.deal), state, req.lang,
-                       {"flow": flow, "marks": []})
+    hand = HandSession(game, flow, state, req.lang, {"marks": []})
     ref.hand = hand
     out: Answer = {}
     if trump is not None:
@@ -256,7 +254,6 @@ def op_undo(ref: Referee, req: Request) -> Answer:
         raise IllegalPlay("nothing_to_undo")
     mark, what = marks.pop()
     flow.rollback(mark)
-    hand.deal = cast(Deal, flow.deal)
     return {"ok": True, "undone": what, "next": step_json(flow.pending())}
 
 

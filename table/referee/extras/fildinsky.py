@@ -15,16 +15,19 @@
 
 `legal` and `settle` are the generic ops (`legal` takes `stock_empty`).
 `EXPORT` writes a hand the table recorded with these ops (`cardtable export`).
+
+The hand is the table's `FildinskyFlow` with draws made by request: `play`,
+`draw`, `meld` and `undo` are its `play`, `draw`, `declare_all` and `undo`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine import BadRequest, EngineError, IllegalPlay
-from engine.cards import Card
+from engine import BadRequest
+from engine.flow import FlowEvent
 from engine.games.fildinsky import Fildinsky
 from engine.games.fildinsky.deal import (
     Declared,
@@ -35,9 +38,10 @@ from engine.games.fildinsky.deal import (
     TrickScore,
     TurnedSeven,
 )
+from engine.games.fildinsky.flow import FildinskyFlow
 from engine.games.fildinsky.melds import best_melds, legal_melds
 from table.referee.request import Request
-from table.referee.session import HandSession, Referee
+from table.referee.session import HandSession, Referee, read_hands
 
 if TYPE_CHECKING:
     from table.export import RecordedHand
@@ -51,11 +55,11 @@ def _game(req: Request) -> Fildinsky:
     return game
 
 
-def _deal(ref: Referee) -> tuple[HandSession, FildinskyDeal]:
+def _flow(ref: Referee) -> tuple[HandSession, FildinskyFlow, FildinskyDeal]:
     hand = ref.require_hand()
-    if not isinstance(hand.deal, FildinskyDeal):
+    if not isinstance(hand.flow, FildinskyFlow) or not isinstance(hand.deal, FildinskyDeal):
         raise BadRequest("the hand in play is not a Fildinsky hand")
-    return hand, hand.deal
+    return hand, hand.flow, hand.deal
 
 
 def _codes(cards: Any) -> list[str]:
@@ -71,10 +75,11 @@ def _next(deal: FildinskyDeal) -> Answer:
     return out
 
 
-def _report(hand: HandSession, deal: FildinskyDeal, n_events: int, out: Answer) -> Answer:
-    """Add what the hand did since event `n_events`, and what comes next."""
+def _report(hand: HandSession, deal: FildinskyDeal, events: Sequence[object],
+            out: Answer) -> Answer:
+    """Add what the hand did (`events`), and what comes next."""
     scored = False
-    for e in deal.events[n_events:]:
+    for e in events:
         if isinstance(e, TrickScore):
             trick: Answer = {"winner": e.trick.winner, "points": e.brisques}
             if e.deece:
@@ -106,29 +111,12 @@ def _report(hand: HandSession, deal: FildinskyDeal, n_events: int, out: Answer) 
         result: Answer = {"points": list(deal.points), "brisques": list(deal.brisques),
                           "melds": list(deal.meld_points), "bonus": list(deal.bonus_points)}
         if hand.state is not None:
-            hand.state = hand.game.settle(hand.state, deal.points)
+            hand.state = hand.flow.settled()
             result["state"] = hand.state.to_json()
         out["hand"] = result
     else:
         out["next"] = _next(deal)
     return out
-
-
-def _run(ref: Referee, op: str, seat: int, card: Card | None,
-         body: Callable[[FildinskyDeal], Answer]) -> Answer:
-    """Run a stateful op as one undoable unit: on a refusal nothing changes."""
-    hand, deal = _deal(ref)
-    if deal.finished:
-        raise EngineError("hand_over")
-    mark, n_events = deal.actions_done, len(deal.events)
-    try:
-        out = body(deal)
-    except EngineError:
-        deal.undo_to(mark)
-        raise
-    if deal.actions_done > mark:
-        hand.extra.setdefault("marks", []).append((op, mark, seat, card))
-    return _report(hand, deal, n_events, out)
 
 
 # ----- ops -------------------------------------------------------------------------
@@ -145,66 +133,58 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
     trump, used = game.trump_from_shown(shown)
     if "trump" in req and req.suit(game, "trump") != trump:
         raise BadRequest(f'the turned-up {turn_up} makes {trump} trumps, not {req.get("trump")}')
-    hands = None
-    if "hands" in req:
-        raw = req.require("hands")
-        if not isinstance(raw, list):
-            raise BadRequest('"hands" must be a list of 2 hands')
-        hands = []
-        for i, h in enumerate(raw):
-            if not isinstance(h, list):
-                raise BadRequest(f'"hands"[{i}] must be a list of card codes')
-            hands.append([game.pack.parse(c) for c in h])
+    hands = read_hands(game, req)
     stock = req.cards(game, "stock") if "stock" in req else None
-    if state is not None:
-        deal = game.new_hand(state, turn_up, hands, stock)
-    elif "leader" in req:
+    leader = None
+    if state is None:
+        if "leader" not in req:
+            raise BadRequest('new_hand needs "state" (or at least "leader")')
         leader = req.seat(game, "leader")
-        deal = game.new_deal(trump, leader, hands, turn_up=turn_up, stock=stock)
-    else:
-        raise BadRequest('new_hand needs "state" (or at least "leader")')
-    hand = HandSession(game, deal, state, req.lang)
+    flow = game.referee_flow(state, turn_up, hands, stock, leader)
+    hand = HandSession(game, flow, state, req.lang)
     ref.hand = hand
+    deal = hand.deal
+    assert isinstance(deal, FildinskyDeal)
     out: Answer = {"ok": True, "trump": trump, "used": used, "leader": deal.turn}
     if deal.events:
-        _report(hand, deal, 0, out)
+        _report(hand, deal, deal.events, out)
     return out
 
 
+def _answer(ref: Referee, act: Callable[[FildinskyFlow], FlowEvent], out: Answer
+            ) -> tuple[FlowEvent, Answer]:
+    """Run one act of the flow (all of it or, refused, none of it) and report
+    what the hand did meanwhile and what comes next."""
+    hand, flow, deal = _flow(ref)
+    event = act(flow)
+    return event, _report(hand, deal, event.data["events"], out)
+
+
 def op_play(ref: Referee, req: Request) -> Answer:
-    hand, _ = _deal(ref)
+    hand, _, _ = _flow(ref)
     seat = req.seat(hand.game, "seat")
     card = req.card(hand.game, "card")
-
-    def body(deal: FildinskyDeal) -> Answer:
-        deal.move_on(seat, playing=True)
-        outcome = deal.play(seat, card)
-        out: Answer = {"ok": True}
-        if outcome.revoke is not None:
-            out["revoke"] = outcome.revoke.to_json()
-        return out
-
-    out = _run(ref, "play", seat, card, body)
+    event, out = _answer(ref, lambda flow: flow.play(seat, card), {"ok": True})
+    if event.outcome is not None and event.outcome.revoke is not None:
+        out = {"ok": True, "revoke": event.outcome.revoke.to_json(),
+               **{k: v for k, v in out.items() if k != "ok"}}
     if "trick" not in out and "hand" not in out:
         out.pop("next", None)
     return out
 
 
 def op_draw(ref: Referee, req: Request) -> Answer:
-    hand, _ = _deal(ref)
+    hand, _, deal = _flow(ref)
     seat = req.seat(hand.game, "seat")
     card = req.card(hand.game, "card") if "card" in req else None
-
-    def body(deal: FildinskyDeal) -> Answer:
-        deal.move_on(seat)
-        drawn = deal.draw(seat, card)
-        out: Answer = {"ok": True}
-        if drawn.card is not None:
-            out["card"] = drawn.card.code
-        out["stock"] = deal.stock_left
-        return out
-
-    out = _run(ref, "draw", seat, card, body)
+    out: Answer = {"ok": True}
+    event, _ = _answer(ref, lambda flow: flow.draw(seat, card), out)
+    # The answer's `card` and `stock` come before what the draw set off.
+    head: Answer = {"ok": True}
+    if event.card is not None:
+        head["card"] = event.card.code
+    head["stock"] = deal.stock_left
+    out = {**head, **{k: v for k, v in out.items() if k != "ok"}}
     # The seat's own draw is the answer's `card`; list only the draws it set off.
     draws = out.pop("draws", [])[1:]
     if draws:
@@ -213,18 +193,14 @@ def op_draw(ref: Referee, req: Request) -> Answer:
 
 
 def op_meld(ref: Referee, req: Request) -> Answer:
-    hand, _ = _deal(ref)
+    hand, _, _ = _flow(ref)
     seat = req.seat(hand.game, "seat")
     names = req.get("melds", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise BadRequest('"melds" must be a list of meld names')
     exchange = req.boolean("exchange", False)
-
-    def body(deal: FildinskyDeal) -> Answer:
-        deal.declare_all(seat, names, exchange)
-        return {"ok": True}
-
-    return _run(ref, "meld", seat, None, body)
+    _, out = _answer(ref, lambda flow: flow.declare_all(seat, names, exchange), {"ok": True})
+    return out
 
 
 def op_melds(ref: Referee, req: Request) -> Answer:
@@ -257,17 +233,11 @@ def op_trick(ref: Referee, req: Request) -> Answer:
 
 
 def op_undo(ref: Referee, req: Request) -> Answer:
-    hand, deal = _deal(ref)
-    if deal.finished:
-        raise EngineError("hand_over")
-    marks = hand.extra.get("marks", [])
-    if not marks:
-        raise IllegalPlay("nothing_to_undo")
-    op, mark, seat, card = marks.pop()
-    deal.undo_to(mark)
-    out: Answer = {"ok": True, "undone": op, "seat": seat}
-    if card is not None:
-        out["card"] = card.code
+    _, flow, deal = _flow(ref)
+    event = flow.undo_play()
+    out: Answer = {"ok": True, "undone": event.data["action"], "seat": event.seat}
+    if event.card is not None:
+        out["card"] = event.card.code
     out["next"] = _next(deal)
     return out
 

@@ -23,15 +23,16 @@ controller drives, so the referee and the table cannot disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine import BadRequest, Card, EngineError, Game, IllegalPlay, MatchState
+from engine import BadRequest, Card, EngineError, IllegalPlay, MatchState
 from engine.flow import HandFlow
 from engine.games.filko import Filko5
 from engine.games.filko.five_deal import Filko5Deal
+from engine.games.filko.five_flow import Filko5Flow
+from engine.games.filko.flow import FilkoFlow
 from table.referee.request import Request
-from table.referee.session import Answer, HandSession, Referee
+from table.referee.session import Answer, HandSession, Referee, read_hands
 
 if TYPE_CHECKING:
     from engine.games.base import MatchState
@@ -39,31 +40,9 @@ if TYPE_CHECKING:
 
 
 
-@dataclass
-class FilkoHand(HandSession):
-    """A hand of the Filkó family: the generic session plus its flow. `deal`
-    is None until the Old Man has called (five players)."""
-
-    flow: HandFlow | None = None
-
-
-def _hands(game: Game, req: Request) -> list[list[Card]] | None:
-    if "hands" not in req:
-        return None
-    raw = req.require("hands")
-    if not isinstance(raw, list):
-        raise BadRequest('"hands" must be a list of hands, one per seat')
-    out = []
-    for i, h in enumerate(raw):
-        if not isinstance(h, list):
-            raise BadRequest(f'"hands"[{i}] must be a list of card codes')
-        out.append([game.pack.parse(c) for c in h])
-    return out
-
-
-def _current(ref: Referee, req: Request | None = None) -> tuple[FilkoHand, HandFlow]:
+def _current(ref: Referee, req: Request | None = None) -> tuple[HandSession, HandFlow]:
     hand = ref.require_hand()
-    if not isinstance(hand, FilkoHand) or hand.flow is None:
+    if not isinstance(hand.flow, FilkoFlow | Filko5Flow):
         raise EngineError("no_hand")
     if req is not None and "game" in req and req.get("game") != hand.game.id:
         raise BadRequest(f"the hand being played is {hand.game.id}, not {req.get('game')}")
@@ -75,7 +54,7 @@ def _current(ref: Referee, req: Request | None = None) -> tuple[FilkoHand, HandF
 def op_new_hand(ref: Referee, req: Request) -> Answer:
     game = req.game()
     state = game.state_from_json(req.require("state"))
-    hands = _hands(game, req)
+    hands = read_hands(game, req)
     if isinstance(game, Filko5):
         return _new_hand_five(ref, req, game, state, hands)
     out: Answer = {"ok": True}
@@ -96,7 +75,7 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
     else:
         raise BadRequest('new_hand needs "trump" or "shown"')
     assert flow.deal is not None
-    ref.hand = FilkoHand(game, flow.deal, state, req.lang, flow=flow)
+    ref.hand = HandSession(game, flow, state, req.lang)
     out["leader"] = flow.deal.leader
     return out
 
@@ -114,7 +93,7 @@ def _new_hand_five(ref: Referee, req: Request, game: Filko5, state: Any,
     if fresh and hands is None and old_man is None:
         raise BadRequest('without "hands", say who the Old Man is: "old_man", a seat')
     flow = game.hand_flow(state, hands, trump, old_man)
-    ref.hand = FilkoHand(game, flow.deal, state, req.lang, flow=flow)  # type: ignore[arg-type]  # hand_flow has dealt
+    ref.hand = HandSession(game, flow, state, req.lang)
     if fresh:
         return {"ok": True, "old_man": flow.old_man,
                 "call": "card" if game.uses_call else "trump"}
@@ -139,7 +118,6 @@ def op_call(ref: Referee, req: Request) -> Answer:
         flow.call(seat, card=req.card(game, "card"))
     else:
         flow.call(seat, trump=req.suit(game, "trump"))
-    hand.deal = flow.deal  # type: ignore[assignment]  # set: the flow has dealt
     assert flow.deal is not None
     out: Answer = {"ok": True, "trump": flow.trump}
     called = getattr(flow, "called", None)
@@ -168,7 +146,7 @@ def op_play(ref: Referee, req: Request) -> Answer:
     return out
 
 
-def _hand_result(hand: FilkoHand, flow: HandFlow) -> Answer:
+def _hand_result(hand: HandSession, flow: HandFlow) -> Answer:
     assert flow.deal is not None
     result: Answer = {"points": flow.deal.team_points()}
     if isinstance(flow.deal, Filko5Deal):
@@ -198,18 +176,11 @@ def op_servant(ref: Referee, req: Request) -> Answer:
 
 def op_undo(ref: Referee, req: Request) -> Answer:
     hand, flow = _current(ref)
-    if flow.deal is not None and flow.deal.finished:
-        raise EngineError("hand_over")
-    if not flow._log:
-        raise IllegalPlay("nothing_to_undo")
-    event = flow.undo()
+    event = flow.undo_play()
     action = event.data.get("action")
     if action == "play":
         assert event.card is not None
         return {"ok": True, "seat": event.seat, "card": event.card.code}
-    if action == "call" and flow._log and flow._log[-1][0] == "trump":
-        flow.undo()
-    hand.deal = flow.deal  # type: ignore[assignment]  # set: the flow has dealt
     return {"ok": True, "undone": "call" if action in ("call", "trump") else action}
 
 

@@ -2,10 +2,13 @@
 
 * `settle` also takes `tricks` (to tell a flag from 120 points), `redeal` and
   `penalty`; its state is `score`, `carry`, `dealer` and `winner`.
-* `new_hand` is the generic one; it also remembers the match state before the
-  hand, so that a denounce after the last card can still change the result.
-* `redeal`: a seat shows a weak hand before the first lead and asks for a new deal.
-* `denounce`: with a `denounce_*` revoke mode, an opponent says a seat revoked.
+* `new_hand`, `play` and `undo` are the generic ones: the hand is the
+  table's `SuecaFlow`, whose match state before the hand stays with it, so
+  that a denounce after the last card can still change the result.
+* `redeal`: a seat shows a weak hand before the first lead and asks for a new
+  deal (the flow's `claim_redeal`).
+* `denounce`: with a `denounce_*` revoke mode, an opponent says a seat revoked
+  (the flow's `denounce`).
 
 `EXPORT` writes a hand the table recorded with these ops (`cardtable export`).
 """
@@ -14,12 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine import BadRequest, Card, EngineError
+from engine import BadRequest, Card
 from engine.games.base import check_seat
-from engine.games.sueca import Sueca, SuecaState
+from engine.games.sueca import Sueca
 from engine.games.sueca.deal import Penalty, SuecaDeal
+from engine.games.sueca.flow import SuecaFlow
 from table.referee.request import Request
-from table.referee.session import HandSession, Referee, op_new_hand
+from table.referee.session import HandSession, Referee
 
 if TYPE_CHECKING:
     from table.export import RecordedHand
@@ -55,55 +59,45 @@ def op_settle(ref: Referee, req: Request) -> Answer:
     return {"ok": True, "state": after.to_json()}
 
 
-def op_new_hand_sueca(ref: Referee, req: Request) -> Answer:
-    answer = op_new_hand(ref, req)
-    hand = ref.require_hand()
-    hand.extra["before"] = hand.state
-    return answer
-
-
-def _session(ref: Referee) -> tuple[HandSession, Sueca, SuecaDeal]:
+def _session(ref: Referee) -> tuple[HandSession, Sueca, SuecaFlow]:
     hand = ref.require_hand()
     game = _sueca(hand.game)
-    deal = hand.deal
-    assert isinstance(deal, SuecaDeal)
-    return hand, game, deal
+    flow = hand.flow
+    assert isinstance(flow, SuecaFlow)
+    return hand, game, flow
 
 
 def op_redeal(ref: Referee, req: Request) -> Answer:
-    hand, game, deal = _session(ref)
+    hand, game, flow = _session(ref)
     seat = req.seat(game, "seat")
 
     def shown() -> list[Card]:
         return req.cards(game, "hand")
 
-    points = game.claim_redeal(deal, seat, shown if deal.hands is None or "hand" in req
-                               else None)
-    result: Answer = {"redeal": seat, "points": points}
+    event = flow.claim_redeal(seat, shown if flow.hands is None or "hand" in req else None)
+    result: Answer = {"redeal": seat, "points": event.data["points"]}
     if hand.state is not None:
-        hand.state = game.settle(hand.state, None, redeal=True)
+        hand.state = flow.settled()
         result["state"] = hand.state.to_json()
     return {"ok": True, "hand": result}
 
 
 def op_denounce(ref: Referee, req: Request) -> Answer:
-    hand, game, deal = _session(ref)
+    hand, game, flow = _session(ref)
     seat = req.seat(game, "seat")
     accused = check_seat(game, req.require("accused"), "accused")
-    if deal.redealt:
-        raise EngineError("hand_over")
-    penalty = deal.denounce(seat, accused)
+    event = flow.denounce(seat, accused)
+    deal = hand.deal
+    assert isinstance(deal, SuecaDeal)
     result: Answer = {"points": deal.team_points()}
-    before = hand.extra.get("before")
-    if isinstance(before, SuecaState):
-        hand.state = game.settle_deal(before, deal)
+    if flow.state is not None:
+        hand.state = flow.settled()
         result["state"] = hand.state.to_json()
-    return {"ok": True, "penalty": penalty.to_json(), "hand": result}
+    return {"ok": True, "penalty": event.data["penalty"], "hand": result}
 
 
 OPS = {
     "settle": op_settle,
-    "new_hand": op_new_hand_sueca,
     "redeal": op_redeal,
     "denounce": op_denounce,
 }
