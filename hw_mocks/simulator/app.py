@@ -25,7 +25,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Markdown, RichLog
 from engine.cards import Card
 from engine.games import game_class
 from hw_mocks.simulator.config import SimConfig, new_seed
-from hw_mocks.simulator.driver import DEFAULT_PACE, SimTable
+from hw_mocks.simulator.driver import SimTable
 from hw_mocks.simulator.halfblock import frame_text
 from hw_mocks.simulator.hint import Advice, advise
 from hw_mocks.simulator.prompt import prompt_line
@@ -539,4 +539,4 @@ class SimApp(App[None]):
             self.sim.close()
 
 
-__all__ = ["DEALER", "DEFAULT_PACE", "CardButton", "SimApp", "SimConfig", "card_label"]
+__all__ = ["DEALER", "CardButton", "SimApp", "SimConfig", "card_label"]

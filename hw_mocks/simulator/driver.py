@@ -39,9 +39,6 @@ from table.settings import TableSettings
 #: the caller's thread (the window's workers); None thinks on the spot.
 Think = Callable[[Callable[[], Any], Callable[[Any], None]], None]
 
-#: Seconds between two bot moves in a watchable demo.
-DEFAULT_PACE = 0.6
-
 
 @dataclass
 class LogLine:
@@ -729,4 +726,4 @@ def _place(place: int) -> str:
     return "the dealer's reader" if place == DEALER else f"{seat_label(place)}'s reader"
 
 
-__all__ = ["DEFAULT_PACE", "BotJob", "Refusal", "SimTable", "SimpleBot"]
+__all__ = ["BotJob", "HandRecord", "Refusal", "SimTable", "SimpleBot"]
