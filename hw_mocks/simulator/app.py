@@ -182,7 +182,7 @@ class TableScreen(Screen[None]):
     # ----- the size of the terminal ------------------------------------------------------------
 
     #: Below this many columns or rows the OLED is drawn with 2x2-pixel cells.
-    FULL_SIZE = (150, 52)
+    FULL_SIZE = (170, 56)
 
     def _fit(self, width: int, height: int) -> None:
         small = width < self.FULL_SIZE[0] or height < self.FULL_SIZE[1]
@@ -247,12 +247,16 @@ class TableScreen(Screen[None]):
         self._log_seen = len(self.sim.log)
         self.query_one("#prompt", Static).update(prompt_line(self.sim, self.sim.thinking))
         refusal = self.sim.refusal
-        self.query_one("#refusal", Static).update(
-            Text.assemble(("Refused: ", "bold red"), (refusal.text, "red"),
-                          ("   (your cards that may be played are marked green)"
-                           if refusal.legal else "", "grey62"))
-            if refusal is not None else "")
-        self.query_one("#hint", Static).update(self._hint_text())
+        shown = self.query_one("#refusal", Static)
+        shown.display = refusal is not None
+        if refusal is not None:
+            shown.update(Text.assemble(
+                ("Refused: ", "bold red"), (refusal.text, "red"),
+                ("   (your cards that may be played are marked green)"
+                 if refusal.legal else "", "grey62")))
+        hint = self._hint_text()
+        self.query_one("#hint", Static).display = bool(hint.plain)
+        self.query_one("#hint", Static).update(hint)
         st = self.sim.state
         waiting = self.sim.waiting_for()
         who = "" if waiting is None else f", waiting for seat {waiting + 1}"
@@ -304,6 +308,7 @@ class TableScreen(Screen[None]):
             self.query_one("#legend", Static).update(
                 legend(pack.suits, pack.family, self.sim.settings.language)
                 + Text("   gold background: a trump now", style="dark_goldenrod"))
+        title.display = seat is None   # a person's hand: the prompt line says it all
         if seat is None:
             title.update("Watching a bot match: SPACE pauses, + and - change the pace, "
                          "? shows the rules, s the hands so far.")
@@ -313,8 +318,6 @@ class TableScreen(Screen[None]):
             return
         cards = self.sim.hand_of(seat)
         key = (seat, tuple(c.code for c in cards))
-        title.update(f"Your hand, seat {seat + 1}: click a card or press its number "
-                     f"(it goes on your reader; shown cards go on the dealer's).")
         if key != self._hand_key:
             self._hand_key = key
             self._generation += 1
@@ -480,7 +483,7 @@ class SimApp(App[None]):
     #seats { height: 4; }
     .seat { width: 1fr; border: round $panel; padding: 0 1; }
     .seat.turn { border: heavy $success; }
-    #middle { height: 40; }
+    #middle { height: 1fr; min-height: 20; }
     #oled-box { width: 134; }
     #oled { width: 130; height: 34; border: heavy $primary; }
     TableScreen.small #middle { height: 1fr; }
@@ -488,7 +491,7 @@ class SimApp(App[None]):
     TableScreen.small #oled { width: 66; height: 18; }
     #controls { height: 3; }
     #indicators { height: 1; }
-    #log { width: 1fr; min-width: 40; border: round $panel; }
+    #log { width: 1fr; border: round $panel; }
     #prompt { height: auto; max-height: 2; padding: 0 1; }
     #refusal { height: auto; max-height: 3; padding: 0 1; }
     #hint { height: auto; max-height: 2; padding: 0 1; }

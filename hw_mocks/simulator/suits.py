@@ -5,8 +5,8 @@ the Over of acorns shown as `O♣` for a club, not a trump). So a German card
 is its rank and the suit letter of the card codes (`a` acorns, `l` leaves,
 `h` hearts, `b` bells: the letters the table's own messages, exports and
 docs use, as in "Over of acorns (Oa)"), coloured as the suit is on the
-cards: acorns brown, leaves green, hearts red, bells yellow. A French pack
-(Sueca, Fildinsky) keeps its signs ♣ ♦ ♥ ♠, which the OLED shows too.
+cards: acorns light brown, leaves green, hearts red, bells yellow. A French
+pack (Sueca, Fildinsky) keeps its signs ♣ ♦ ♥ ♠, which the OLED shows too.
 `legend` says which is which in the table's language.
 """
 
@@ -20,7 +20,7 @@ from engine.messages import suit_name
 #: suit letter -> (what is written after the rank, its colour)
 SUIT_MARKS: dict[str, tuple[str, str]] = {
     # the German pack (Filicău, Filkó, Filcău): the card codes' letters
-    "a": ("a", "#d08c3c"), "l": ("l", "green3"), "h": ("h", "red1"), "b": ("b", "yellow1"),
+    "a": ("a", "tan"), "l": ("l", "green3"), "h": ("h", "red1"), "b": ("b", "yellow1"),
     # the French pack (Sueca, Fildinsky): its own signs
     "c": ("♣", "grey85"), "s": ("♠", "grey85"), "d": ("♦", "red1"),
 }

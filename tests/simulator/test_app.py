@@ -187,9 +187,16 @@ def test_the_setup_screen_has_a_picker_for_each_option_and_seat():
                 assert screen.query_one(f"#opt-{spec.name}")
             assert "(default false)" in text or "(default no)" in text
             assert not screen.query("TextArea") and "JSON" not in text
-            # another game: its own options and seats
-            screen.query_one("#game").value = "sueca"
-            await pilot.pause(0.3)
+            # another game, picked with the mouse and the keys: its own options and seats
+            from engine.games import game_ids
+
+            await pilot.click("#game")
+            await pilot.pause(0.2)
+            for _ in range(game_ids().index("sueca") - game_ids().index("filicau")):
+                await pilot.press("down")
+            await pilot.press("enter")
+            await pilot.pause(0.4)
+            assert screen.query_one("#game").value == "sueca"
             text = " ".join(str(w.render()) for w in screen.query("#options Label"))
             for spec in game_class("sueca").option_specs:
                 assert spec.name in text
@@ -199,7 +206,9 @@ def test_the_setup_screen_has_a_picker_for_each_option_and_seat():
             await pilot.click("#start")
             await pilot.pause(0.2)
             assert "target" in shown(app, "#problem") and app.sim is None
-            screen.query_one("#opt-target").value = "2"
+            await pilot.click("#opt-target")
+            await pilot.press("end", "backspace", "backspace", "2")
+            assert screen.query_one("#opt-target").value == "2"
             direction = game_class("sueca").option_specs[0]
             assert direction.name == "direction"
             screen.query_one("#opt-direction").value = 1
@@ -381,7 +390,7 @@ def test_a_small_terminal_draws_the_oled_with_quadrant_cells():
 
 
 @pytest.mark.parametrize("code,family,text,colour", [
-    ("Th", "german", "10h", "red1"), ("Oa", "german", "Oa", "#d08c3c"),
+    ("Th", "german", "10h", "red1"), ("Oa", "german", "Oa", "tan"),
     ("Ul", "german", "Ul", "green3"), ("9b", "german", "9b", "yellow1"),
     ("Qs", "french", "Q♠", "grey85"), ("Th", "french", "10♥", "red1"),
 ])
