@@ -88,10 +88,16 @@ class HandsScreen(ModalScreen[None]):
         with Vertical(id="hands-box"):
             yield Static(Text("The hands of this match so far", style="bold"))
             table: DataTable[str] = DataTable(id="hands", zebra_stripes=True)
-            names = records[-1].names if records else ()
+            # the widest hand names the columns (teams can change from hand
+            # to hand in some games: a row names its own when they differ)
+            widest = max(records, key=lambda r: len(r.names), default=None)
+            names = widest.names if widest is not None else ()
             table.add_columns("hand", *names, "the match after it")
             for r in records:
-                table.add_row(str(r.number), *[str(p) for p in r.points], r.after)
+                cells = [str(p) if r.names == names else f"{n}: {p}"
+                         for n, p in zip(r.names, r.points, strict=True)]
+                cells += [""] * (len(names) - len(cells))
+                table.add_row(str(r.number), *cells, r.after)
             yield table
             yield Static("No hand finished yet." if not records else
                          "Points each team (or player) took in the hand.", id="hands-note")

@@ -134,6 +134,7 @@ class SimTable:
         self.refusal: Refusal | None = None
         #: the hands of this match so far
         self.hands_played: list[HandRecord] = []
+        self._teams_now: tuple[str, ...] = ()
         self.seed = seed
         self.rng = random.Random(seed)
         self.rig = Rig(settings, state_dir, seats=self.players, seed=seed)
@@ -640,6 +641,8 @@ class SimTable:
             self.refusal = Refusal(str(notice.text or ""), who, legal)
         elif notice.kind in ("accepted", "undone"):
             self.refusal = None
+        elif notice.kind == "trick":
+            self._teams_now = self._team_names()
         elif notice.kind == "hand" and str(notice.text).isdigit():
             self._record_hand(int(notice.text), data)
         elif notice.kind == "match" and notice.text == "start":
@@ -656,14 +659,30 @@ class SimTable:
         present = self.rig.ctl.presenter
         game = match.game
         points = tuple(int(p) for p in data.get("points", ()))
-        names = tuple(present.team_names(game))
+        names = self._teams_now
         if len(names) != len(points):
-            names = tuple(seat_label(s) for s in range(len(points)))
+            names = tuple(present.team_names(game))
+        if len(names) != len(points):
+            names = tuple(f"team {t + 1}" for t in range(len(points)))
         after = present.status_text(game, match.state.standing())
         if match.state.over:
             after = ", ".join(x for x in (present.winner_text(game, match.state.to_json()),
                                           after) if x)
         self.hands_played.append(HandRecord(number, names, points, after))
+
+    def _team_names(self) -> tuple[str, ...]:
+        """The teams of the hand in play as players say them ("1+3"), where
+        the deal knows them (teams that change from hand to hand); else ()."""
+        hand = self._hand()
+        deal = hand.flow.deal if hand is not None and hand.flow is not None else None
+        teams = getattr(deal, "teams", None)
+        found = teams() if callable(teams) else teams
+        if not isinstance(found, tuple):
+            return ()
+        groups: dict[int, list[str]] = {}
+        for seat, team in enumerate(found):
+            groups.setdefault(int(team), []).append(str(seat + 1))
+        return tuple("+".join(groups[t]) for t in sorted(groups))
 
     def trumps(self) -> frozenset[Card]:
         """The cards that are trumps in the hand now (none before trumps are fixed)."""

@@ -262,3 +262,16 @@ def test_a_new_random_rng_per_bot_move_keeps_runs_repeatable():
 
     assert first_cards(11) == first_cards(11)
     assert first_cards(11) != first_cards(12)
+
+
+def test_teams_that_change_each_hand_are_named_by_their_seats():
+    sim = SimTable(TableSettings(game="filko5", options={"match_length": 2}), seed=3)
+    try:
+        sim.start()
+        sim.run_bots()
+        assert len(sim.hands_played) == 2
+        for r in sim.hands_played:
+            seats = sorted(int(s) for name in r.names for s in name.split("+"))
+            assert seats == [1, 2, 3, 4, 5] and len(r.names) == len(r.points) == 2
+    finally:
+        sim.close()
