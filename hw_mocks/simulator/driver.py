@@ -241,7 +241,7 @@ class SimTable:
             return True
         if self.is_human_turn():
             return False
-        job = self._bot_job(hand)
+        job = self._bot_job(hand, own_rng=False)
         return self.carry_out(job, job.decide())
 
     def _moment(self) -> tuple[Any, ...]:
@@ -249,8 +249,10 @@ class SimTable:
         return (self.state, self._hand_key, len(hand.actions) if hand is not None else -1,
                 len(hand.reads) if hand is not None else -1)
 
-    def _bot_job(self, hand: Any) -> BotJob:
-        """The next bot move's work, on copies (see `BotJob`)."""
+    def _bot_job(self, hand: Any, own_rng: bool = True) -> BotJob:
+        """The next bot move's work, on copies (see `BotJob`). A job done on
+        the spot draws from the table's own random numbers (a seed replays the
+        same match); one done on another thread gets its own."""
         assert hand.flow is not None
         shown = self.dealt.shown if self.dealt is not None else ()
         hands = self.real
@@ -265,8 +267,8 @@ class SimTable:
             hands = [[c for c, uid in h if uid not in seen] for h in self.held]
         seat = step.seat if step.seat is not None else 0
         bot = self._players.get(seat) or SimpleBot()
-        return BotJob(self._moment(), copy.deepcopy(hand.flow), hands, bot,
-                      random.Random(self.rng.randrange(2**62)), tuple(shown))
+        rng = random.Random(self.rng.randrange(2**62)) if own_rng else self.rng
+        return BotJob(self._moment(), copy.deepcopy(hand.flow), hands, bot, rng, tuple(shown))
 
     def carry_out(self, job: BotJob, decision: tuple[str, int | None, Card | str | None]
                   ) -> bool:
