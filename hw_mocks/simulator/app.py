@@ -163,7 +163,7 @@ class TableScreen(Screen[None]):
                     yield Button("UNDO", id="btn-undo", variant="warning")
                     yield Button("MENU", id="btn-menu")
                 yield Static(id="indicators")
-            yield RichLog(id="log", wrap=True, markup=False)
+            yield RichLog(id="log", wrap=True, markup=False, min_width=10)
         yield Static("", id="prompt")
         yield Static("", id="refusal")
         yield Static("", id="hint")

@@ -81,9 +81,9 @@ class HandRecord:
 
 @dataclass
 class BotJob:
-    """A bot's next move, to be worked out (`decide`) possibly on another
-    thread: everything it reads is a copy. `key` says which moment of the
-    hand it was for; a job whose moment has passed (an undo) is dropped."""
+    """A bot's next move, to be worked out (`decide`), possibly on another
+    thread (then everything it reads is a copy). `key` says which moment of
+    the hand it was for; a job whose moment has passed (an undo) is dropped."""
 
     key: tuple[Any, ...]
     flow: Any
@@ -241,7 +241,7 @@ class SimTable:
             return True
         if self.is_human_turn():
             return False
-        job = self._bot_job(hand, own_rng=False)
+        job = self._bot_job(hand, elsewhere=False)
         return self.carry_out(job, job.decide())
 
     def _moment(self) -> tuple[Any, ...]:
@@ -249,10 +249,11 @@ class SimTable:
         return (self.state, self._hand_key, len(hand.actions) if hand is not None else -1,
                 len(hand.reads) if hand is not None else -1)
 
-    def _bot_job(self, hand: Any, own_rng: bool = True) -> BotJob:
-        """The next bot move's work, on copies (see `BotJob`). A job done on
-        the spot draws from the table's own random numbers (a seed replays the
-        same match); one done on another thread gets its own."""
+    def _bot_job(self, hand: Any, elsewhere: bool = True) -> BotJob:
+        """The next bot move's work. Worked out `elsewhere` (another thread),
+        it reads copies (see `BotJob`) and has its own random numbers; on the
+        spot it reads the hand itself and draws from the table's random
+        numbers (so a seed replays the same match)."""
         assert hand.flow is not None
         shown = self.dealt.shown if self.dealt is not None else ()
         hands = self.real
@@ -267,8 +268,10 @@ class SimTable:
             hands = [[c for c, uid in h if uid not in seen] for h in self.held]
         seat = step.seat if step.seat is not None else 0
         bot = self._players.get(seat) or SimpleBot()
-        rng = random.Random(self.rng.randrange(2**62)) if own_rng else self.rng
-        return BotJob(self._moment(), copy.deepcopy(hand.flow), hands, bot, rng, tuple(shown))
+        if not elsewhere:
+            return BotJob(self._moment(), hand.flow, hands, bot, self.rng, tuple(shown))
+        return BotJob(self._moment(), copy.deepcopy(hand.flow), hands, bot,
+                      random.Random(self.rng.randrange(2**62)), tuple(shown))
 
     def carry_out(self, job: BotJob, decision: tuple[str, int | None, Card | str | None]
                   ) -> bool:
@@ -719,6 +722,8 @@ def describe_notice(notice: Any, family: str = "german", secret: bool = False) -
         if text == code:   # a card read while the table learns the hands
             return f"{seat_label(seat)} gets a card" if secret else \
                 f"{seat_label(seat)} gets {shown}"
+        if text == "trump":
+            return f"{seat_label(seat)} shows {shown}: trumps are fixed"
         verb = {"played": "plays", "shown": "shows"}.get(text, text)
         return f"{seat_label(seat)} {verb} {shown}"
     if notice.kind == "accepted" and named and data.get("choice"):

@@ -83,7 +83,7 @@ def run(coro):
 def test_a_person_plays_with_the_mouse_and_a_refusal_teaches():
     async def scenario():
         app = SimApp(fast(seed=4), ask_setup=False)
-        async with app.run_test(size=(160, 60)) as pilot:
+        async with app.run_test(size=(180, 60)) as pilot:
             sim = app.sim
             refused = played = 0
             while played < 8:
@@ -111,6 +111,12 @@ def test_a_person_plays_with_the_mouse_and_a_refusal_teaches():
                     line = shown(app, "#refusal").replace("\n", " ")
                     text = sim.refusal.text
                     assert len(text) > 22 and " ".join(text.split()) in " ".join(line.split())
+                    # the log keeps it whole too, wrapped at its width
+                    log = app.screen.query_one("#log")
+                    logged = " ".join(" ".join(strip.text.split()) for strip in log.lines)
+                    assert " ".join(text.split()) in logged
+                    assert max(len(strip.text.rstrip()) for strip in log.lines) <= \
+                        log.scrollable_content_region.width
                     buttons = list(app.screen.query(CardButton))
                     assert {b.card for b in buttons if b.has_class("legal")} == legal
                     assert {b.card for b in buttons if b.has_class("not-legal")} == \
