@@ -80,6 +80,10 @@ class SetupScreen(Screen[SimConfig]):
                                     value=c.bot_for(-1), id="all-bots", allow_blank=False),
                              id="all-bots-row")
             yield Vertical(id="seats")
+            yield Label("Seed (empty: a new random deal; the table shows the seed it "
+                        "used, and the same seed deals the same cards)", classes="head")
+            yield Input("" if c.seed is None else str(c.seed), id="seed", type="integer",
+                        placeholder="a new random deal")
             yield Label("", id="problem")
             yield Button("Start", id="start", variant="primary")
         yield Footer()
@@ -166,6 +170,13 @@ class SetupScreen(Screen[SimConfig]):
         except ValueError as err:
             problem.update(Text(str(err), style="bold red"))
             return
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(seed_text) if seed_text else None
+        except ValueError:
+            problem.update(Text("The seed is a whole number (or empty for a new deal).",
+                                style="bold red"))
+            return
         humans: list[int] = []
         bots: dict[int, str] = {}
         for s in range(game_class(game).players):
@@ -182,4 +193,5 @@ class SetupScreen(Screen[SimConfig]):
         c.humans = tuple(humans)
         c.bot = bots
         c.show_all_hands = not humans
+        c.seed = seed
         self.dismiss(c)

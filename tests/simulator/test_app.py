@@ -177,6 +177,12 @@ def test_undo_takes_back_my_card_after_the_bots_played_and_they_wait():
             assert sim.state == "match_undo"
             await pilot.press("o")
             assert mine in sim.hand_of(0)
+            # and a second UNDO at the table's question keeps the card
+            await pilot.press(str(sim.hand_of(0).index(mine) + 1))
+            await pilot.press("u")
+            assert sim.state == "match_undo"
+            await pilot.press("u")
+            assert sim.state.startswith("match_hand") and mine not in sim.hand_of(0)
     run(scenario())
 
 
@@ -212,7 +218,8 @@ def test_the_setup_screen_has_a_picker_for_each_option_and_seat():
             await pilot.click("#start")
             await pilot.pause(0.2)
             assert "target" in shown(app, "#problem") and app.sim is None
-            await pilot.click("#opt-target")
+            screen.query_one("#opt-target").focus()   # as with TAB
+            await pilot.pause(0.1)
             await pilot.press("end", "backspace", "backspace", "2")
             assert screen.query_one("#opt-target").value == "2"
             direction = game_class("sueca").option_specs[0]
@@ -225,6 +232,10 @@ def test_the_setup_screen_has_a_picker_for_each_option_and_seat():
             screen.query_one("#seat-2").value = "easy"
             screen.query_one("#seat-0").value = "random"
             screen.query_one("#seat-1").value = "you"
+            assert screen.query_one("#seed").value == "5"
+            screen.query_one("#seed").focus()
+            await pilot.pause(0.1)
+            await pilot.press("end", "1")   # seed 51
             await pilot.click("#start")
             await pilot.pause(0.3)
             sim = app.sim
@@ -234,7 +245,19 @@ def test_the_setup_screen_has_a_picker_for_each_option_and_seat():
             assert sim.settings.knowledge == "dealt" and sim.settings.language == "ro"
             assert sim.humans == {1} and sim.bots == {0: "random", 2: "easy", 3: "random"}
             assert "cardtable" in app.screen.title
-            assert "seed 5" in shown(app, "#status")
+            assert sim.seed == 51 and "seed 51" in shown(app, "#status")
+    run(scenario())
+
+
+def test_the_setup_screen_deals_new_cards_unless_given_a_seed():
+    async def scenario():
+        app = SimApp(SimConfig(), ask_setup=True)
+        async with app.run_test(size=(160, 60)) as pilot:
+            await pilot.pause(0.3)
+            assert app.screen.query_one("#seed").value == ""
+            await pilot.click("#start")
+            await pilot.pause(0.3)
+            assert app.sim is not None and f"seed {app.sim.seed}" in shown(app, "#status")
     run(scenario())
 
 
