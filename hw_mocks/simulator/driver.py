@@ -2,7 +2,7 @@
 people at the others, and faults on demand.
 
 `SimTable` adds no game logic of its own: it deals real cards with the engine,
-makes the moves of the bot seats (each seat its own bot: `players`), passes a
+makes the moves of the bot seats (each seat its own bot: `bots`), passes a
 person's cards and button presses to the fake readers and buttons, and reads
 back what the table shows (the OLED frame, the LEDs, the buzzer). The
 controller decides everything, exactly as on a Pi.
