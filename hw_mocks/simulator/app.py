@@ -3,42 +3,36 @@
 The OLED panel shows the very frames the controller sent to the display fake;
 the LEDs and the buzzer are read from the gpiozero mock pins' devices; the
 three buttons press the fake buttons; a card is played by clicking it or by
-its number key. Bots play the other seats through the same fake readers.
+its number key. Bots play the other seats through the same fake readers, at
+a human pace on the table's clock (`Pace`), thinking in a worker thread when
+they think long; the hint key asks the sampled analysis, in a worker too.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Select, Static
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Header, Markdown, RichLog, Static
 
 from engine.cards import Card
-from engine.games import game_class, game_ids
-from hw_mocks.simulator.driver import DEFAULT_PACE, SimTable
+from engine.games import game_class
+from hw_mocks.simulator.config import SimConfig, new_seed
+from hw_mocks.simulator.driver import SimTable
 from hw_mocks.simulator.halfblock import frame_text
+from hw_mocks.simulator.hint import Advice, advise
+from hw_mocks.simulator.prompt import prompt_line
+from hw_mocks.simulator.rules_help import rules_markdown
+from hw_mocks.simulator.setup import SetupScreen, show_value
+from hw_mocks.simulator.suits import card_label, card_text, legend
 from table.ports import DEALER
-from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings, knowledge_mode, language_code
-
-_SUIT_SIGNS = {
-    # German suits shown with their usual French counterparts
-    "a": ("♣", "green"), "l": ("♠", "green"), "h": ("♥", "red"), "b": ("♦", "yellow"),
-    "c": ("♣", "white"), "s": ("♠", "white"), "d": ("♦", "red"),
-}
-_RANKS = {"T": "10"}
-
-
-def card_label(c: Card) -> Text:
-    sign, colour = _SUIT_SIGNS.get(c.suit, (c.suit, "white"))
-    if c.suit == "h" and c.code in ("Oh",):
-        colour = "red"
-    return Text.assemble((_RANKS.get(c.rank, c.rank), "bold"), (sign, colour))
 
 
 def led_text(pattern: str, blink_on: bool) -> Text:
@@ -49,94 +43,65 @@ def led_text(pattern: str, blink_on: bool) -> Text:
     return Text("○", style="grey42")
 
 
-@dataclass
-class SimConfig:
-    """What the simulator starts with (from the command line or the setup screen)."""
-
-    game: str = "filicau"
-    options: dict[str, Any] = field(default_factory=dict)
-    knowledge: str = "open"
-    language: str = "en"
-    humans: tuple[int, ...] = (0,)
-    bot: str = "simple"
-    seed: int = 1
-    pace: float = DEFAULT_PACE
-    show_all_hands: bool = False
-    state_dir: str | None = None
-    #: the table speaks (`--voice`, hw_mocks.simulator.voice)
-    voice: bool = False
-
-    def settings(self) -> TableSettings:
-        from hw_mocks.simulator.headless import demo_settings
-
-        if not self.humans:
-            return demo_settings(self.game, self.options, self.knowledge, self.language)
-        return TableSettings(game=self.game, options=dict(self.options),
-                             knowledge=knowledge_mode(self.knowledge),
-                             language=language_code(self.language))
-
-
 class CardButton(Button):
     """One card of a person's hand; clicking it plays (or shows) the card."""
 
-    def __init__(self, c: Card, index: int, generation: int) -> None:
-        super().__init__(card_label(c), id=f"card-g{generation}-{index}", classes="card")
+    def __init__(self, c: Card, index: int, generation: int, family: str) -> None:
+        super().__init__(card_label(c, family), id=f"card-g{generation}-{index}",
+                         classes="card")
         self.card = c
         self.index = index
 
 
-class SetupScreen(Screen[SimConfig]):
-    """Choose game, options, knowledge mode, language and seats."""
+class HelpScreen(ModalScreen[None]):
+    """The rules of the game in play (from its docs page) and its options."""
 
-    def __init__(self, config: SimConfig) -> None:
+    BINDINGS = [Binding("escape,question_mark,q", "dismiss", "close")]
+
+    def __init__(self, game: str, options: dict[str, Any]) -> None:
         super().__init__()
-        self.config = config
+        self.game = game
+        self.options = options
 
     def compose(self) -> ComposeResult:
-        c = self.config
-        yield Header(show_clock=False)
-        with Vertical(id="setup"):
-            yield Label("Game")
-            yield Select([(f"{game_class(g).title} ({g})", g) for g in game_ids()],
-                         value=c.game, id="game", allow_blank=False)
-            yield Label("Options (JSON, e.g. {\"match_length\": 4}); see docs/games.md")
-            yield Input(json.dumps(c.options), id="options")
-            yield Label("How the table knows the hands")
-            yield Select([(k, k) for k in KNOWLEDGE_MODES], value=c.knowledge, id="knowledge",
-                         allow_blank=False)
-            yield Label("Language of the table")
-            yield Select([(lang, lang) for lang in LANGUAGES], value=c.language, id="language",
-                         allow_blank=False)
-            yield Label("You play seat (or watch bots play)")
-            yield Select([("watch a bot match", -1)] + [(f"seat {i + 1}", i) for i in range(6)],
-                         value=c.humans[0] if c.humans else -1, id="seat", allow_blank=False)
-            yield Label("", id="problem")
-            yield Button("Start", id="start", variant="primary")
-        yield Footer()
+        cls = game_class(self.game)
+        lines = [rules_markdown(self.game), "## Options at this table", ""]
+        for spec in cls.option_specs:
+            value = self.options.get(spec.name, spec.default)
+            lines.append(f"* `{spec.name}` = **{show_value(value)}**: {spec.doc}")
+        with VerticalScroll(id="help-box"):
+            yield Markdown("\n".join(lines), id="help")
+        yield Static("ESC or ? closes the rules", id="help-foot")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id != "start":
-            return
-        problem = self.query_one("#problem", Label)
-        try:
-            options = json.loads(self.query_one("#options", Input).value or "{}")
-            if not isinstance(options, dict):
-                raise ValueError("the options must be a JSON object")
-            game = str(self.query_one("#game", Select).value)
-            game_class(game)(options)  # a clear error for a bad option
-            seat = int(str(self.query_one("#seat", Select).value))
-            players = game_class(game).players
-            if seat >= players:
-                raise ValueError(f"{game} has seats 1..{players}")
-        except Exception as err:  # noqa: BLE001 - any mistake is shown, nothing breaks
-            problem.update(Text(str(err), style="bold red"))
-            return
-        self.config.game = game
-        self.config.options = options
-        self.config.knowledge = str(self.query_one("#knowledge", Select).value)
-        self.config.language = str(self.query_one("#language", Select).value)
-        self.config.humans = () if seat < 0 else (seat,)
-        self.dismiss(self.config)
+
+class HandsScreen(ModalScreen[None]):
+    """The current match's hands so far: points and the match after each."""
+
+    BINDINGS = [Binding("escape,s,q", "dismiss", "close")]
+
+    def __init__(self, sim: SimTable) -> None:
+        super().__init__()
+        self.sim = sim
+
+    def compose(self) -> ComposeResult:
+        records = self.sim.hands_played
+        with Vertical(id="hands-box"):
+            yield Static(Text("The hands of this match so far", style="bold"))
+            table: DataTable[str] = DataTable(id="hands", zebra_stripes=True)
+            # the widest hand names the columns (teams can change from hand
+            # to hand in some games: a row names its own when they differ)
+            widest = max(records, key=lambda r: len(r.names), default=None)
+            names = widest.names if widest is not None else ()
+            table.add_columns("hand", *names, "the match after it")
+            for r in records:
+                cells = [str(p) if r.names == names else f"{n}: {p}"
+                         for n, p in zip(r.names, r.points, strict=True)]
+                cells += [""] * (len(names) - len(cells))
+                table.add_row(str(r.number), *cells, r.after)
+            yield table
+            yield Static("No hand finished yet." if not records else
+                         "Points each team (or player) took in the hand.", id="hands-note")
+            yield Static("ESC or s closes this", id="hands-foot")
 
 
 class TableScreen(Screen[None]):
@@ -144,33 +109,46 @@ class TableScreen(Screen[None]):
 
     BINDINGS = [
         Binding("o", "button('ok')", "OK"),
-        Binding("u", "button('undo')", "UNDO"),
+        Binding("u", "undo", "UNDO"),
         Binding("U", "button('undo', True)", "UNDO held"),
         Binding("m", "button('menu')", "MENU"),
         *[Binding(str(k % 10), f"play_nth({k - 1})", show=False) for k in range(1, 11)],
-        Binding("x", "fault('misread')", "misread"),
-        Binding("c", "fault('crosstalk')", "crosstalk"),
-        Binding("f", "fault('offline')", "reader off/on"),
-        Binding("p", "fault('power')", "power cut"),
+        Binding("h", "hint", "hint"),
+        Binding("question_mark", "rules", "rules"),
+        Binding("s", "hands", "hands so far"),
+        Binding("x", "fault('misread')", "misread", show=False),
+        Binding("c", "fault('crosstalk')", "crosstalk", show=False),
+        Binding("f", "fault('offline')", "reader off/on", show=False),
+        Binding("p", "fault('power')", "power cut", show=False),
         Binding("space", "pause", "pause"),
         Binding("plus", "speed(0.5)", "faster", show=False),
         Binding("minus", "speed(2.0)", "slower", show=False),
-        Binding("v", "reveal", "show hands"),
+        Binding("v", "reveal", "show hands", show=False),
         Binding("q", "app.quit", "quit"),
     ]
 
-    def __init__(self, sim: SimTable, config: SimConfig) -> None:
+    #: seconds between two looks at the clock
+    TICK = 0.1
+
+    def __init__(self, sim: SimTable, config: SimConfig,
+                 wall: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.sim = sim
         self.config = config
+        self.wall = wall
         self.paused = False
         self.blink = False
         self.cell = "half"
+        self._last = wall()
         self._hand_key: tuple[Any, ...] = ()
         self._generation = 0
         self._log_seen = 0
         self._buzz_seen = 0
         self._buzz_until = 0
+        self.advice: Advice | None = None
+        self.hint_note = ""
+        self._hint_key: tuple[Any, ...] = ()
+        self._seen: tuple[Any, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -185,18 +163,24 @@ class TableScreen(Screen[None]):
                     yield Button("UNDO", id="btn-undo", variant="warning")
                     yield Button("MENU", id="btn-menu")
                 yield Static(id="indicators")
-            yield RichLog(id="log", wrap=True, markup=False)
+            yield RichLog(id="log", wrap=True, markup=False, min_width=10)
+        yield Static("", id="prompt")
+        yield Static("", id="refusal")
+        yield Static("", id="hint")
         yield Static("", id="hand-title")
         yield Horizontal(id="hand")
+        yield Static("", id="legend")
         yield Static(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = f"cardtable simulator: {game_class(self.sim.settings.game).title}"
         self.sub_title = (f"{self.sim.settings.knowledge} table, "
-                          f"language {self.sim.settings.language}")
+                          f"language {self.sim.settings.language}, seed {self.sim.seed}")
+        self.sim.think = self._think
         self.sim.start()
-        self._timer = self.set_interval(max(self.config.pace, 0.05), self.tick)
+        self._last = self.wall()
+        self.set_interval(self.TICK, self.tick)
         self.set_interval(0.4, self._blink)
         self._fit(self.app.size.width, self.app.size.height)
         self.refresh_table()
@@ -204,7 +188,7 @@ class TableScreen(Screen[None]):
     # ----- the size of the terminal ------------------------------------------------------------
 
     #: Below this many columns or rows the OLED is drawn with 2x2-pixel cells.
-    FULL_SIZE = (150, 52)
+    FULL_SIZE = (170, 56)
 
     def _fit(self, width: int, height: int) -> None:
         small = width < self.FULL_SIZE[0] or height < self.FULL_SIZE[1]
@@ -218,9 +202,35 @@ class TableScreen(Screen[None]):
     # ----- the clock of the simulation --------------------------------------------------------
 
     def tick(self) -> None:
+        """Table time moves with the wall clock (not while paused): error
+        screens time out, and each bot moves when its pace says."""
+        now = self.wall()
+        elapsed, self._last = max(0.0, now - self._last), now
         if not self.paused:
-            self.sim.advance()
-        self.refresh_table()
+            self.sim.tick(elapsed)
+        key = self._look()
+        if key != self._seen:
+            self.refresh_table()
+
+    def _look(self) -> tuple[Any, ...]:
+        """What the window shows, cheaply: it is redrawn when this changes."""
+        frame = self.sim.frame
+        sim = self.sim
+        return (frame.tobytes() if frame is not None else b"", len(sim.log), sim.state,
+                sim.waiting_for(), sim.buzz_count, sim.refusal, sim.thinking, self.paused,
+                self.advice, self.hint_note, len(sim.hands_played), self.cell,
+                tuple(c.code for c in sim.hand_of(self._human_seat() or 0)))
+
+    def _think(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """A slow bot thinks in a worker thread; its move is made back here."""
+        def finish(result: Any) -> None:
+            done(result)
+            self.refresh_table()
+
+        def run() -> None:
+            self.app.call_from_thread(finish, work())
+
+        self.run_worker(run, thread=True, exclusive=False, group="bots")
 
     def _blink(self) -> None:
         self.blink = not self.blink
@@ -229,6 +239,7 @@ class TableScreen(Screen[None]):
     # ----- drawing ------------------------------------------------------------------------------
 
     def refresh_table(self) -> None:
+        self._seen = self._look()
         frame = self.sim.frame
         if frame is not None:
             self.query_one("#oled", Static).update(
@@ -240,6 +251,18 @@ class TableScreen(Screen[None]):
             style = {"error": "bold red", "fault": "bold magenta"}.get(line.kind, "")
             log.write(Text(line.text, style=style))
         self._log_seen = len(self.sim.log)
+        self.query_one("#prompt", Static).update(prompt_line(self.sim, self.sim.thinking))
+        refusal = self.sim.refusal
+        shown = self.query_one("#refusal", Static)
+        shown.display = refusal is not None
+        if refusal is not None:
+            shown.update(Text.assemble(
+                ("Refused: ", "bold red"), (refusal.text, "red"),
+                ("   (your cards that may be played are marked green)"
+                 if refusal.legal else "", "grey62")))
+        hint = self._hint_text()
+        self.query_one("#hint", Static).display = bool(hint.plain)
+        self.query_one("#hint", Static).update(hint)
         st = self.sim.state
         waiting = self.sim.waiting_for()
         who = "" if waiting is None else f", waiting for seat {waiting + 1}"
@@ -247,21 +270,22 @@ class TableScreen(Screen[None]):
         tight = self.app.size.width < 100 or self.app.size.height < 34
         self.query_one("#status", Static).update(
             ("enlarge the window (at least 100x34)  |  " if tight else "") +
-            f"{st}{who}  |  faults: {faults.misreads} misreads, {faults.crosstalk} crosstalk, "
-            f"{faults.power_cuts} power cuts, readers off: "
+            f"seed {self.sim.seed}  |  {st}{who}  |  faults: {faults.misreads} misreads, "
+            f"{faults.crosstalk} crosstalk, {faults.power_cuts} power cuts, readers off: "
             f"{sorted(s + 1 for s in faults.offline) or '-'}"
             f"{'  |  PAUSED' if self.paused else ''}")
 
     def refresh_leds(self) -> None:
+        family = self.sim.family
         for seat in range(self.sim.players):
             panel = self.query_one(f"#seat-{seat}", Static)
-            who = "you" if seat in self.sim.humans else f"bot ({self.config.bot})"
+            who = "you" if seat in self.sim.humans else f"bot ({self.sim.bots.get(seat)})"
             text = Text.assemble(led_text(self.sim.seat_led(seat), self.blink),
                                  f" Seat {seat + 1}  ", (who, "italic"), "\n")
             cards = self.sim.hand_of(seat)
             if seat in self.sim.humans or self.config.show_all_hands:
                 for c in cards:
-                    text.append_text(card_label(c))
+                    text.append_text(card_label(c, family))
                     text.append(" ")
             else:
                 text.append("🂠 " * len(cards) if cards else "")
@@ -284,22 +308,56 @@ class TableScreen(Screen[None]):
         seat = self._human_seat()
         box = self.query_one("#hand", Horizontal)
         title = self.query_one("#hand-title", Static)
+        match = self.sim.match
+        if match is not None:
+            pack = match.game.pack
+            self.query_one("#legend", Static).update(
+                legend(pack.suits, pack.family, self.sim.settings.language)
+                + Text("   gold background: a trump now", style="dark_goldenrod"))
+        title.display = seat is None   # a person's hand: the prompt line says it all
         if seat is None:
-            title.update("Watching a bot match: SPACE pauses, + and - change the pace.")
+            title.update("Watching a bot match: SPACE pauses, + and - change the pace, "
+                         "? shows the rules, s the hands so far.")
             if self._hand_key:
                 box.remove_children()
                 self._hand_key = ()
             return
         cards = self.sim.hand_of(seat)
         key = (seat, tuple(c.code for c in cards))
-        title.update(f"Your hand, seat {seat + 1}: click a card or press its number "
-                     f"(it goes on your reader; shown cards go on the dealer's).")
-        if key == self._hand_key:
-            return
-        self._hand_key = key
-        self._generation += 1
-        box.remove_children()
-        box.mount_all([CardButton(c, i, self._generation) for i, c in enumerate(cards)])
+        if key != self._hand_key:
+            self._hand_key = key
+            self._generation += 1
+            box.remove_children()
+            box.mount_all([CardButton(c, i, self._generation, self.sim.family)
+                           for i, c in enumerate(cards)])
+        self._mark_cards(seat)
+
+    def _mark_cards(self, seat: int) -> None:
+        """Trumps in gold; after a refusal, the cards that may be played green
+        and the others dimmed; the hinted card outlined."""
+        refusal = self.sim.refusal
+        legal = set(refusal.legal) if refusal is not None and refusal.seat == seat else set()
+        trumps = self.sim.trumps()
+        hinted = self.advice.card if self.advice is not None else None
+        for b in self.query_one("#hand", Horizontal).query(CardButton):
+            b.set_class(b.card in trumps, "trump")
+            b.set_class(bool(legal) and b.card in legal, "legal")
+            b.set_class(bool(legal) and b.card not in legal, "not-legal")
+            b.set_class(b.card == hinted, "hinted")
+
+    def _hint_text(self) -> Text:
+        if self._hint_key and self._hint_key != self._moment():
+            self.advice, self.hint_note, self._hint_key = None, "", ()
+        if self.advice is not None:
+            a = self.advice
+            family = self.sim.family
+            others = sorted(a.averages.items(), key=lambda kv: -kv[1])
+            return Text.assemble(
+                ("Hint: ", "bold cyan"), card_label(a.card, family),
+                f"  ({a.average:.1f} points for your side on average over {a.samples} "
+                f"deals weighed in {a.seconds:.1f} s; ",
+                ", ".join(f"{card_text(c, family)} {v:.1f}" for c, v in others), ")")
+        return Text(self.hint_note, style="cyan")
 
     def _human_seat(self) -> int | None:
         if not self.sim.humans:
@@ -309,17 +367,31 @@ class TableScreen(Screen[None]):
             return waiting
         return min(self.sim.humans)
 
+    def _moment(self) -> tuple[Any, ...]:
+        hand = self.sim._hand()
+        return (self.sim._hand_key, len(hand.actions) if hand is not None else -1)
+
     # ----- actions ------------------------------------------------------------------------------
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         bid = event.button.id or ""
         if isinstance(event.button, CardButton):
             self.action_play_nth(event.button.index)
+        elif bid == "btn-undo":
+            self.action_undo()
         elif bid.startswith("btn-"):
             self.action_button(bid[4:])
 
     def action_button(self, name: str, long: bool = False) -> None:
         self.sim.press(name, long=long)
+        self.refresh_table()
+
+    def action_undo(self) -> None:
+        """UNDO: take back your last card (see `SimTable.take_back`)."""
+        if self.sim.state == "match_undo":
+            self.sim.press("undo")   # a second UNDO keeps the card
+        else:
+            self.sim.take_back()
         self.refresh_table()
 
     def action_play_nth(self, index: int) -> None:
@@ -330,6 +402,49 @@ class TableScreen(Screen[None]):
         if 0 <= index < len(cards):
             self.sim.play(seat, cards[index])
         self.refresh_table()
+
+    def action_hint(self) -> None:
+        """Ask the sampled analysis for the card it prefers (in a worker)."""
+        seat = self.sim.waiting_for()
+        step = self.sim.step()
+        hand = self.sim._hand()
+        if seat not in self.sim.humans or step is None or step.kind != "play" \
+                or hand is None or hand.flow is None or hand.flow.deal is None:
+            self.hint_note = "A hint is for your turn to play a card."
+            self.refresh_table()
+            return
+        import copy
+
+        deal = copy.deepcopy(hand.flow.deal)
+        cards = list(self.sim.hand_of(seat))
+        shown = list(getattr(hand.flow, "shown", ()))
+        public = {hand.flow.dealer: shown} if shown and hasattr(hand.flow, "dealer") else None
+        rng = random.Random(self.sim.rng.randrange(2**62))
+        self._hint_key = self._moment()
+        self.advice, self.hint_note = None, "Thinking about a hint…"
+        key = self._hint_key
+
+        def run() -> None:
+            found = advise(deal, seat, cards, rng, public)
+            self.app.call_from_thread(self._hint_ready, key, found)
+
+        self.run_worker(run, thread=True, exclusive=True, group="hint")
+        self.refresh_table()
+
+    def _hint_ready(self, key: tuple[Any, ...], found: Advice | None) -> None:
+        if key != self._moment():
+            return   # the hand moved on meanwhile
+        self.advice = found
+        self.hint_note = "" if found is not None else \
+            "No hint here: the analysis does not search this part of the hand."
+        self.refresh_table()
+
+    def action_rules(self) -> None:
+        self.app.push_screen(HelpScreen(self.sim.settings.game,
+                                        dict(self.sim.settings.options)))
+
+    def action_hands(self) -> None:
+        self.app.push_screen(HandsScreen(self.sim))
 
     def action_fault(self, kind: str) -> None:
         waiting = self.sim.waiting_for()
@@ -349,10 +464,9 @@ class TableScreen(Screen[None]):
         self.refresh_table()
 
     def action_speed(self, factor: float) -> None:
-        """`+` halves the time between moves, `-` doubles it."""
-        self.config.pace = min(5.0, max(0.05, self.config.pace * factor))
-        self._timer.stop()
-        self._timer = self.set_interval(self.config.pace, self.tick)
+        """`+` halves the bots' waits, `-` doubles them."""
+        self.sim.pace = self.sim.pace.scaled(factor)
+        self.config.pace = self.sim.pace
 
     def action_reveal(self) -> None:
         self.config.show_all_hands = not self.config.show_all_hands
@@ -362,12 +476,20 @@ class TableScreen(Screen[None]):
 class SimApp(App[None]):
     """`cardtable sim`: see the module docstring."""
 
+    TITLE = "cardtable"
+    SUB_TITLE = "the table on a PC"
+
     CSS = """
-    #setup { padding: 1 2; width: 90; }
+    #setup { padding: 1 2; width: 110; }
+    #setup .head { margin-top: 1; text-style: bold; }
+    #setup .doc { color: $text-muted; }
+    #setup Select.option, #setup Input.option { width: 60; }
+    .seat-row, #all-bots-row { height: 3; }
+    .seat-row Select, #all-bots-row Select { width: 70; }
     #seats { height: 4; }
     .seat { width: 1fr; border: round $panel; padding: 0 1; }
     .seat.turn { border: heavy $success; }
-    #middle { height: 40; }
+    #middle { height: 1fr; min-height: 20; }
     #oled-box { width: 134; }
     #oled { width: 130; height: 34; border: heavy $primary; }
     TableScreen.small #middle { height: 1fr; }
@@ -376,15 +498,31 @@ class SimApp(App[None]):
     #controls { height: 3; }
     #indicators { height: 1; }
     #log { width: 1fr; border: round $panel; }
+    #prompt { height: auto; max-height: 2; padding: 0 1; }
+    #refusal { height: auto; max-height: 3; padding: 0 1; }
+    #hint { height: auto; max-height: 2; padding: 0 1; }
     #hand { height: 3; }
-    .card { min-width: 6; width: 7; }
+    .card { min-width: 6; width: 8; }
+    .card.trump { background: $warning-darken-3; }
+    .card.legal { border: tall $success; }
+    .card.not-legal { opacity: 50%; }
+    .card.hinted { border: tall cyan; }
+    #legend { height: auto; padding: 0 1; }
     #status { height: 1; background: $panel; }
+    HelpScreen, HandsScreen { align: center middle; }
+    #help-box { width: 100; height: 90%; border: round $primary; background: $surface; }
+    #help-foot, #hands-foot { dock: bottom; width: 100%; text-align: center; }
+    #hands-box { width: 100; height: auto; max-height: 80%; border: round $primary;
+                 background: $surface; padding: 1 2; }
+    #hands { height: auto; max-height: 30; }
     """
 
-    def __init__(self, config: SimConfig, ask_setup: bool = True) -> None:
+    def __init__(self, config: SimConfig, ask_setup: bool = True,
+                 wall: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.config = config
         self.ask_setup = ask_setup
+        self.wall = wall
         self.sim: SimTable | None = None
         self.voice: Any = None
 
@@ -394,17 +532,21 @@ class SimApp(App[None]):
         else:
             self._start(self.config)
 
+    def make_table(self, config: SimConfig) -> SimTable:
+        return SimTable(config.settings(), humans=config.humans, bot=config.bot,
+                        seed=config.seed if config.seed is not None else new_seed(),
+                        state_dir=config.state_dir, pace=config.pace)
+
     def _start(self, config: SimConfig | None) -> None:
         if config is None:
             self.exit()
             return
-        self.sim = SimTable(config.settings(), humans=config.humans, bot=config.bot,
-                            seed=config.seed, state_dir=config.state_dir)
+        self.sim = self.make_table(config)
         if config.voice:
             from hw_mocks.simulator.voice import start_voice
 
             self.voice = start_voice(self.sim)
-        self.push_screen(TableScreen(self.sim, config))
+        self.push_screen(TableScreen(self.sim, config, self.wall))
 
     def on_unmount(self) -> None:
         if self.voice is not None:

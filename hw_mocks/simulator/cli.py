@@ -13,7 +13,8 @@ from typing import Any
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--demo", action="store_true",
                    help="bots play a whole match hands-free (at a watchable pace)")
-    p.add_argument("--fast", action="store_true", help="no pauses between moves")
+    p.add_argument("--fast", action="store_true",
+                   help="bots move at once, with no pause after a trick (the old speed)")
     p.add_argument("--voice", action="store_true",
                    help="the table speaks (espeak-ng through the sound output), as a real "
                         "table with [voice] on")
@@ -39,9 +40,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="language of the table's screen")
     p.add_argument("--seat", type=int, default=1,
                    help="the seat you play, counted from 1 (default 1); the others are bots")
-    p.add_argument("--bot", choices=("simple", "random"), default="simple",
-                   help="how the bots play (default: simple)")
-    p.add_argument("--seed", type=int, default=1, help="shuffle seed (default 1)")
+    p.add_argument("--bot", default="simple",
+                   help="how the bots play: simple (the default), random, or the sampled "
+                        "bot's levels easy, good, strong (see docs/simulator.md)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="shuffle seed: the same seed deals the same cards (default: a new "
+                        "random deal each run, its seed shown on the screen)")
     p.add_argument("--state", type=Path, metavar="DIR",
                    help="keep the table's journal here (a power cut resumes from it)")
     p.add_argument("--club", metavar="URL",
@@ -66,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
     game = args.game or "filicau"
     try:
         _check(game, options, args.seat, args.demo)
-    except ValueError as err:
+        _check_bot(args.bot)
+        args.seed = seed_for(args.seed, args.state)
+    except (ValueError, OSError) as err:
         print(f"cardtable sim: {err}", file=sys.stderr)
         return 2
     club = None
@@ -91,11 +97,12 @@ def run(args: argparse.Namespace) -> int:
               "one, use --demo --headless (or --script FILE)", file=sys.stderr)
         return 2
     from hw_mocks.simulator.app import SimApp, SimConfig
+    from hw_mocks.simulator.pace import Pace
 
     config = SimConfig(game=game, options=options, knowledge=args.knowledge,
                        language=args.lang, humans=() if args.demo else (args.seat - 1,),
                        bot=args.bot, seed=args.seed,
-                       pace=0.05 if args.fast else 0.6,
+                       pace=Pace.fast() if args.fast else Pace.human(),
                        show_all_hands=args.demo,
                        state_dir=str(args.state) if args.state else None,
                        voice=args.voice)
@@ -124,6 +131,40 @@ def _club_demo(args: argparse.Namespace, game: str, options: dict[str, Any],
         sim.close()
 
 
+#: The file in a --state folder that keeps the seed of its match.
+SEED_FILE = "sim-seed"
+
+
+def seed_for(given: int | None, state: Path | None) -> int:
+    """The seed to deal with: the one given; else the one a --state folder
+    keeps (a restarted simulator deals the same cards); else a new one (kept
+    in the --state folder when there is one)."""
+    from hw_mocks.simulator.config import new_seed
+
+    kept = state / SEED_FILE if state is not None else None
+    if given is not None:
+        seed = given
+    elif kept is not None and kept.is_file():
+        try:
+            return int(kept.read_text().strip())
+        except ValueError:
+            raise ValueError(f"{kept} should hold a seed (a whole number); remove it or "
+                             f"pass --seed") from None
+    else:
+        seed = new_seed()
+    if kept is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text(f"{seed}\n")
+    return seed
+
+
+def _check_bot(name: str) -> None:
+    from hw_mocks.simulator.players import bot_names
+
+    if name not in bot_names():
+        raise ValueError(f"no bot called {name!r}; there are: {', '.join(bot_names())}")
+
+
 def _check(game: str, options: dict[str, Any], seat: int, demo: bool) -> None:
     from engine.errors import EngineError
     from engine.games import game_class
@@ -148,7 +189,7 @@ def _headless_demo(args: argparse.Namespace, game: str, options: dict[str, Any])
     try:
         match = sim.match
         state = match.state.to_json() if match is not None else {}
-        print(f"{game}: {sim.state}; final state {json.dumps(state)}")
+        print(f"{game}: {sim.state}; final state {json.dumps(state)}; seed {args.seed}")
         for line in sim.log:
             if line.kind == "error":
                 print(f"  refused: {line.text}")

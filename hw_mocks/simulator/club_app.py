@@ -3,8 +3,10 @@ club room (its journal published to the hub)."""
 
 from __future__ import annotations
 
-from hw_mocks.simulator.app import SimApp, SimConfig, TableScreen
+from hw_mocks.simulator.app import SimApp, SimConfig
 from hw_mocks.simulator.club import ClubSimTable
+from hw_mocks.simulator.config import new_seed
+from hw_mocks.simulator.driver import SimTable
 from table.club.config import ClubConfig
 
 
@@ -15,10 +17,8 @@ class ClubSimApp(SimApp):
         super().__init__(config, ask_setup=ask_setup)
         self.club = club
 
-    def _start(self, config: SimConfig | None) -> None:
-        if config is None:
-            self.exit()
-            return
-        self.sim = ClubSimTable(config.settings(), self.club, humans=config.humans,
-                                bot=config.bot, seed=config.seed, state_dir=config.state_dir)
-        self.push_screen(TableScreen(self.sim, config))
+    def make_table(self, config: SimConfig) -> SimTable:
+        return ClubSimTable(config.settings(), self.club, humans=config.humans,
+                            bot=config.bot,
+                            seed=config.seed if config.seed is not None else new_seed(),
+                            state_dir=config.state_dir, pace=config.pace)

@@ -1,31 +1,43 @@
 """The simulated table: the real controller on the fakes, bots at some seats,
 people at the others, and faults on demand.
 
-`SimTable` adds no game logic of its own: it deals real cards with the engine
-(through `hw_mocks.bot.Bot`, which keeps the true hands), makes the moves of
-the bot seats, passes a person's cards and button presses to the fake readers
-and buttons, and reads back what the table shows (the OLED frame, the LEDs,
-the buzzer). The controller decides everything, exactly as on a Pi.
+`SimTable` adds no game logic of its own: it deals real cards with the engine,
+makes the moves of the bot seats (each seat its own bot: `bots`), passes a
+person's cards and button presses to the fake readers and buttons, and reads
+back what the table shows (the OLED frame, the LEDs, the buzzer). The
+controller decides everything, exactly as on a Pi.
+
+Time: `advance` makes the next bot move at once (the headless demo and the
+tests); `tick(seconds)` lets table time pass (the table's clock, so an error
+screen times out as on a Pi) and moves a bot only when its time has come
+(`Pace`: about a second a card, a finished trick stays visible). A bot that
+thinks long (the sampled bot) can think off the caller's thread (`think`).
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.bots import SimpleBot, bot_action, make_bot
-from engine.cards import Card
+from engine.bots import Bot, SimpleBot, bot_action
+from engine.cards import TRUMP, Card
 from engine.errors import EngineError
 from engine.games.base import DealtHands
 from hw_mocks.rig import Rig
+from hw_mocks.simulator.pace import Pace
+from hw_mocks.simulator.players import make_player, slow
+from hw_mocks.simulator.suits import card_text
+from hw_mocks.simulator.teach import legal_cards, seat_label
 from table.ports import DEALER
 from table.settings import TableSettings
 
-#: Seconds between two bot moves in a watchable demo.
-DEFAULT_PACE = 0.6
+#: Runs `work` off the caller's thread and hands its result to `done` back on
+#: the caller's thread (the window's workers); None thinks on the spot.
+Think = Callable[[Callable[[], Any], Callable[[Any], None]], None]
 
 
 @dataclass
@@ -46,16 +58,57 @@ class Faults:
     offline: set[int] = field(default_factory=set)
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """The last card or press the table (or the simulator) refused: the
+    whole sentence, the seat, and the cards that seat may play now."""
+
+    text: str
+    seat: int | None
+    legal: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A finished hand of the match, as the table wrote it: each team's (or
+    seat's) name and points, and the match after it in words."""
+
+    number: int
+    names: tuple[str, ...]
+    points: tuple[int, ...]
+    after: str
+
+
+@dataclass
+class BotJob:
+    """A bot's next move, to be worked out (`decide`), possibly on another
+    thread (then everything it reads is a copy). `key` says which moment of
+    the hand it was for; a job whose moment has passed (an undo) is dropped."""
+
+    key: tuple[Any, ...]
+    flow: Any
+    hands: list[list[Card]]
+    bot: Bot
+    rng: random.Random
+    shown: tuple[Card, ...]
+
+    def decide(self) -> tuple[str, int | None, Card | str | None]:
+        return bot_action(self.flow, self.hands, self.bot, self.rng, self.shown)
+
+
 class SimTable:
     """See the module docstring.
 
     `humans` are the seats people play (empty for a demo); `bot` names the
-    strategy of the other seats (`simple` or `random`). `state_dir` keeps the
+    bot of every other seat (`hw_mocks.simulator.players.bot_names`), or maps
+    seats to bot names (a seat not named gets `simple`). `state_dir` keeps the
     journal (a temporary folder when None), so a power cut resumes from it.
+    `pace` is how long bots wait in `tick`.
     """
 
     def __init__(self, settings: TableSettings, humans: Iterable[int] = (),
-                 bot: str = "simple", seed: int = 1, state_dir: str | Path | None = None
+                 bot: str | Mapping[int, str] = "simple", seed: int = 1,
+                 state_dir: str | Path | None = None, pace: Pace | None = None
                  ) -> None:
         from engine import get_game
 
@@ -66,7 +119,22 @@ class SimTable:
         bad = [h for h in self.humans if not 0 <= h < self.players]
         if bad:
             raise ValueError(f"{settings.game} has seats 0..{self.players - 1}, not {bad}")
-        self.strategy = make_bot(bot)
+        names = {s: bot for s in range(self.players)} if isinstance(bot, str) else \
+            {s: bot.get(s, "simple") for s in range(self.players)}
+        #: the bot at each seat that is not a person's, by name
+        self.bots = {s: name for s, name in names.items() if s not in self.humans}
+        self._players = {s: make_player(name) for s, name in self.bots.items()}
+        self.pace = pace or Pace.fast()
+        #: runs a slow bot's thinking off the caller's thread (set by the window)
+        self.think: Think | None = None
+        self.thinking = False
+        self._wait = 0.0
+        self._tricks_seen = 0
+        #: the last refusal, until the next card is taken
+        self.refusal: Refusal | None = None
+        #: the hands of this match so far
+        self.hands_played: list[HandRecord] = []
+        self._teams_now: tuple[str, ...] = ()
         self.seed = seed
         self.rng = random.Random(seed)
         self.rig = Rig(settings, state_dir, seats=self.players, seed=seed)
@@ -173,6 +241,19 @@ class SimTable:
             return True
         if self.is_human_turn():
             return False
+        job = self._bot_job(hand, elsewhere=False)
+        return self.carry_out(job, job.decide())
+
+    def _moment(self) -> tuple[Any, ...]:
+        hand = self._hand()
+        return (self.state, self._hand_key, len(hand.actions) if hand is not None else -1,
+                len(hand.reads) if hand is not None else -1)
+
+    def _bot_job(self, hand: Any, elsewhere: bool = True) -> BotJob:
+        """The next bot move's work. Worked out `elsewhere` (another thread),
+        it reads copies (see `BotJob`) and has its own random numbers; on the
+        spot it reads the hand itself and draws from the table's random
+        numbers (so a seed replays the same match)."""
         assert hand.flow is not None
         shown = self.dealt.shown if self.dealt is not None else ()
         hands = self.real
@@ -185,9 +266,22 @@ class SimTable:
             # a card to show: one the table has not seen yet
             seen = hand.used_uids() | hand.played_uids()
             hands = [[c for c, uid in h if uid not in seen] for h in self.held]
-        kind, seat, what = bot_action(hand.flow, hands, self.strategy, self.rng, shown)
-        if kind == "done" or seat is None:
+        seat = step.seat if step.seat is not None else 0
+        bot = self._players.get(seat) or SimpleBot()
+        if not elsewhere:
+            return BotJob(self._moment(), hand.flow, hands, bot, self.rng, tuple(shown))
+        return BotJob(self._moment(), copy.deepcopy(hand.flow), hands, bot,
+                      random.Random(self.rng.randrange(2**62)), tuple(shown))
+
+    def carry_out(self, job: BotJob, decision: tuple[str, int | None, Card | str | None]
+                  ) -> bool:
+        """Make a bot's decided move at the table, unless the hand has moved
+        on since the job was made. True if the table changed."""
+        kind, seat, what = decision
+        if kind == "done" or seat is None or job.key != self._moment():
             return False
+        st = self.state
+        hand = self._hand()
         before = len(hand.actions)
         if kind == "card":
             assert isinstance(what, Card)
@@ -197,6 +291,53 @@ class SimTable:
         self._follow()
         hand = self._hand()
         return hand is None or len(hand.actions) != before or self.state != st
+
+    # ----- time at the table ------------------------------------------------------------------
+
+    def tick(self, seconds: float) -> bool:
+        """Let `seconds` of table time pass, then make the next bot move if
+        its time has come (see `Pace`). True if a bot moved."""
+        if seconds > 0:
+            self.rig.player.pause(seconds)
+            self._wait -= seconds
+        if self._wait > 0 or self.thinking:
+            return False
+        if self.think is not None and self._slow_bot_to_move():
+            hand = self._hand()
+            job = self._bot_job(hand)
+            self.thinking = True
+
+            def done(decision: tuple[str, int | None, Card | str | None]) -> None:
+                self.thinking = False
+                if self.carry_out(job, decision):
+                    self._rest()
+
+            self.think(job.decide, done)
+            return False
+        if self.advance():
+            self._rest()
+            return True
+        return False
+
+    def _slow_bot_to_move(self) -> bool:
+        if not self.state.startswith("match_hand") or self.is_human_turn():
+            return False
+        seat = self.waiting_for()
+        step = self.step()
+        return seat is not None and step is not None and step.kind == "play" \
+            and slow(self.bots.get(seat, ""))
+
+    def _rest(self) -> None:
+        """The bots wait their pace from now; longer after a finished trick."""
+        tricks = self._tricks_seen
+        self._tricks_seen = self._trick_count()
+        done = self._tricks_seen > tricks
+        self._wait = self.pace.trick if done else self.pace.card
+
+    def _trick_count(self) -> int:
+        hand = self._hand()
+        deal = hand.flow.deal if hand is not None and hand.flow is not None else None
+        return len(deal.tricks) if deal is not None else 0
 
     def run_bots(self, limit: int = 10_000, each: Callable[[], None] | None = None) -> int:
         """Advance until a person is needed or the match is over (or nothing
@@ -229,15 +370,49 @@ class SimTable:
         step = hand.flow.pending()
         if self.settings.knowledge == "open" and step.kind == "play" \
                 and not self._legal_for_real(seat, c):
-            self.log.append(LogLine(
-                f"Seat {seat}: the {c} would be a revoke. With hands unknown the table "
-                f"only finds out later; the simulator keeps the game honest.", "error"))
+            text = (f"{seat_label(seat)}: the {card_text(c, self.family)} would be a revoke. "
+                    f"With hands unknown the table only finds out later; the simulator "
+                    f"keeps the game honest.")
+            self.log.append(LogLine(text, "error"))
+            self.refusal = Refusal(text, seat, self.legal_now(seat))
             return False
         before = len(hand.actions)
         self._tap_card(step.kind, seat, c)
         self._follow()
         hand = self._hand()
+        self._rest()
         return hand is None or len(hand.actions) > before
+
+    @property
+    def family(self) -> str:
+        """The pack's family (`german` or `french`): how cards are written."""
+        match = self.match
+        return str(match.game.pack.family) if match is not None else "german"
+
+    def legal_now(self, seat: int) -> tuple[Card, ...]:
+        """The cards of the seat's real hand it may play now."""
+        hand = self._hand()
+        return tuple(legal_cards(hand.flow if hand is not None else None, seat,
+                                 self.hand_of(seat)))
+
+    def take_back(self) -> None:
+        """UNDO at the keyboard: take back the last card (or choice) of the
+        person at the keyboard, with every bot move made after it. The bots'
+        moves go at once (UNDO and OK for each); for the person's own card the
+        table asks, as it always does, and OK takes it back. With no move of
+        theirs in this hand, UNDO is the table's own: its last move."""
+        hand = self._hand()
+        actions = list(hand.actions) if hand is not None else []
+        mine = [i for i, a in enumerate(actions) if a.seat in self.humans]
+        if mine and self.state.startswith(("match_hand", "match_result")):
+            for _ in range(len(actions) - 1 - mine[-1]):
+                self.rig.press("undo")
+                if self.state != "match_undo":
+                    break
+                self.rig.press("ok")
+        self.rig.press("undo")
+        self._follow()
+        self._rest()
 
     def press(self, button: str, long: bool = False) -> None:
         """A person presses OK, UNDO or MENU (long: held)."""
@@ -246,11 +421,13 @@ class SimTable:
         else:
             self.rig.press(button)
         self._follow()
+        self._rest()
 
     def choose(self, choice: str) -> None:
         """A person picks `choice` of the current step with MENU and OK."""
         self._take_choice(choice)
         self._follow()
+        self._rest()
 
     # ----- faults ---------------------------------------------------------------------------
 
@@ -258,7 +435,7 @@ class SimTable:
         """A sticker the table has never seen is read (a bad read, a stray tag)."""
         uid = "".join(self.rng.choice("0123456789ABCDEF") for _ in range(14))
         self.faults.misreads += 1
-        self.log.append(LogLine(f"Fault: misread on reader {_place(place)} ({uid})", "fault"))
+        self.log.append(LogLine(f"Fault: misread on {_place(place)} ({uid})", "fault"))
         self.rig.tap(place, uid)
 
     def crosstalk(self, place: int) -> None:
@@ -273,18 +450,18 @@ class SimTable:
         last = played[-1]
         self.faults.crosstalk += 1
         self.log.append(LogLine(
-            f"Fault: reader {_place(place)} also sees the {last.card} lying at "
-            f"{_place(last.place)}", "fault"))
+            f"Fault: {_place(place)} also sees the {card_text(last.card, self.family)} "
+            f"lying at {_place(last.place)}", "fault"))
         self.rig.tap(place, last.uid)
 
     def set_offline(self, place: int, offline: bool) -> None:
         if offline:
             self.faults.offline.add(place)
-            self.log.append(LogLine(f"Fault: reader {_place(place)} goes offline", "fault"))
+            self.log.append(LogLine(f"Fault: {_place(place)} goes offline", "fault"))
             self.rig.player.offline(place, "simulated fault")
         else:
             self.faults.offline.discard(place)
-            self.log.append(LogLine(f"Reader {_place(place)} is back", "fault"))
+            self.log.append(LogLine(f"{_place(place)} is back", "fault"))
             self.rig.player.back(place)
 
     def power_cut(self) -> None:
@@ -380,6 +557,7 @@ class SimTable:
         key = (match.id, hand.number)
         if key != self._hand_key:
             self._hand_key = key
+            self._tricks_seen = 0
             # The real cards of a hand depend only on the seed, the match and
             # the hand number, so a simulator restarted on the same journal
             # (after a power cut or a kill) deals the very same cards.
@@ -460,28 +638,118 @@ class SimTable:
 
     def _on_notice(self, notice: Any) -> None:
         kind = "error" if notice.kind in ("refused", "revoke") else "info"
-        self.log.append(LogLine(describe_notice(notice), kind))
+        data = getattr(notice, "data", {}) or {}
+        seat = data.get("seat")
+        if notice.kind in ("refused", "revoke"):
+            who = seat if isinstance(seat, int) and seat >= 0 else None
+            legal = self.legal_now(who) if who is not None and who in self.humans else ()
+            self.refusal = Refusal(str(notice.text or ""), who, legal)
+        elif notice.kind in ("accepted", "undone"):
+            self.refusal = None
+        elif notice.kind == "trick":
+            self._teams_now = self._team_names()
+        elif notice.kind == "hand" and str(notice.text).isdigit():
+            self._record_hand(int(notice.text), data)
+        elif notice.kind == "match" and notice.text == "start":
+            self.hands_played = []
+        self.log.append(LogLine(describe_notice(notice, self.family, self._secret(notice)),
+                                kind))
         for listener in self.listeners:
             listener()
 
+    def _record_hand(self, number: int, data: dict[str, Any]) -> None:
+        match = self.match
+        if match is None:
+            return
+        present = self.rig.ctl.presenter
+        game = match.game
+        points = tuple(int(p) for p in data.get("points", ()))
+        names = self._teams_now
+        if len(names) != len(points):
+            names = tuple(present.team_names(game))
+        if len(names) != len(points):
+            names = tuple(f"team {t + 1}" for t in range(len(points)))
+        after = present.status_text(game, match.state.standing())
+        if match.state.over:
+            after = ", ".join(x for x in (present.winner_text(game, match.state.to_json()),
+                                          after) if x)
+        self.hands_played.append(HandRecord(number, names, points, after))
 
-def describe_notice(notice: Any) -> str:
-    """A table notice as a line of the simulator's log."""
+    def _team_names(self) -> tuple[str, ...]:
+        """The teams of the hand in play as players say them ("1+3"), where
+        the deal knows them (teams that change from hand to hand); else ()."""
+        hand = self._hand()
+        deal = hand.flow.deal if hand is not None and hand.flow is not None else None
+        teams = getattr(deal, "teams", None)
+        found = teams() if callable(teams) else teams
+        if not isinstance(found, tuple):
+            return ()
+        groups: dict[int, list[str]] = {}
+        for seat, team in enumerate(found):
+            groups.setdefault(int(team), []).append(str(seat + 1))
+        return tuple("+".join(groups[t]) for t in sorted(groups))
+
+    def trumps(self) -> frozenset[Card]:
+        """The cards that are trumps in the hand now (none before trumps are fixed)."""
+        hand = self._hand()
+        deal = hand.flow.deal if hand is not None and hand.flow is not None else None
+        if deal is None:
+            return frozenset()
+        t = deal.tables
+        return frozenset(c for c in deal.pack.cards if t.eff[deal.pack.slot(c)] == TRUMP)
+
+    def _secret(self, notice: Any) -> bool:
+        """Is this a card read while the table learns a bot's hand? (the log
+        must not show it: nobody sees a bot's cards)"""
+        data = getattr(notice, "data", {}) or {}
+        seat = data.get("seat")
+        return notice.kind == "accepted" and notice.text == data.get("card") \
+            and not (isinstance(seat, int) and seat in self.humans)
+
+
+def describe_notice(notice: Any, family: str = "german", secret: bool = False) -> str:
+    """A table notice as a line of the simulator's log, seats counted from 1
+    (`secret`: a bot's card read while learning the hands, not named)."""
     data = getattr(notice, "data", {}) or {}
-    seat = data.get("seat")
-    who = f"seat {seat + 1}: " if isinstance(seat, int) and seat >= 0 else ""
+    raw = data.get("seat")
+    seat = raw if isinstance(raw, int) and raw >= 0 else -1
+    named = seat >= 0
+    who = f"{seat_label(seat)}: " if named else ""
     text = str(notice.text or "")
+    code = data.get("card")
+    if notice.kind == "accepted" and isinstance(code, str) and named:
+        shown = _code_text(code, family)
+        if text == code:   # a card read while the table learns the hands
+            return f"{seat_label(seat)} gets a card" if secret else \
+                f"{seat_label(seat)} gets {shown}"
+        if text == "trump":
+            return f"{seat_label(seat)} shows {shown}: trumps are fixed"
+        verb = {"played": "plays", "shown": "shows"}.get(text, text)
+        return f"{seat_label(seat)} {verb} {shown}"
+    if notice.kind == "accepted" and named and data.get("choice"):
+        return f"{seat_label(seat)} chooses {data['choice']}"
     if notice.kind in ("refused", "revoke", "ignored", "enrolled", "setup"):
         return f"{notice.kind}: {who}{text}".rstrip(": ")
     if notice.kind == "trick":
         w = data.get("winner")
-        return f"trick {text}: seat {w + 1} takes {data.get('points', 0)}" \
+        return f"trick {text}: {seat_label(w)} takes {data.get('points', 0)}" \
             if isinstance(w, int) else f"trick {text}"
+    if notice.kind == "undone" and named:
+        shown = _code_text(text, family)
+        return f"undone: {seat_label(seat)}'s {shown}".rstrip("' ")
     return f"{notice.kind}: {who}{text}".rstrip(": ")
 
 
+def _code_text(code: str, family: str) -> str:
+    """A card code as the hand panel writes it (anything else as it is)."""
+    try:
+        return card_text(Card.parse(code), family)
+    except EngineError:
+        return code
+
+
 def _place(place: int) -> str:
-    return "dealer" if place == DEALER else f"seat {place}"
+    return "the dealer's reader" if place == DEALER else f"{seat_label(place)}'s reader"
 
 
-__all__ = ["DEFAULT_PACE", "SimTable", "SimpleBot"]
+__all__ = ["BotJob", "HandRecord", "Refusal", "SimTable", "SimpleBot"]
