@@ -7,6 +7,7 @@ import asyncio
 
 from hw_mocks.simulator.app import SimApp, SimConfig
 from hw_mocks.simulator.cli import add_arguments
+from hw_mocks.simulator.pace import Pace
 from tests.system_programs import require_program
 from tests.voice.audio import duration, rms
 
@@ -21,7 +22,7 @@ def test_sim_voice_speaks_through_the_default_sound_output(tmp_path, monkeypatch
     monkeypatch.setenv("HOME", str(tmp_path))
 
     async def scenario() -> None:
-        app = SimApp(SimConfig(game="filicau", knowledge="scan", humans=(0,), pace=0.05,
+        app = SimApp(SimConfig(game="filicau", knowledge="scan", humans=(0,), pace=Pace.fast(),
                                seed=4, voice=True), ask_setup=False)
         async with app.run_test(size=(200, 60)) as pilot:
             assert app.voice is not None
