@@ -20,13 +20,14 @@ Games with extra steps (binding, melds, draws) subclass `Deal` and override the
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from functools import partial
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from engine.cards import TRUMP, Card
 from engine.errors import BadRequest, IllegalPlay, UnknownCard
-from engine.legal import legal_mask, refusal
+from engine.legal import follow_table, legal_mask, refusal
 from engine.packs import Pack, iter_bits
 from engine.ranking import Ranking
 
@@ -113,6 +114,24 @@ class PlayOutcome(NamedTuple):
         return out
 
 
+#: `Trick(...)` and `PlayOutcome(...)` from a ready tuple, without the
+#: keyword handling of a named tuple's constructor (the hot paths make one
+#: per play or per trick).
+_trick: Callable[[tuple[int, int, tuple[Card, ...], int, int]], Trick] = \
+    partial(tuple.__new__, Trick)
+_outcome: Callable[[tuple[int, Card, Trick | None, Revoke | None, bool]], PlayOutcome] = \
+    partial(tuple.__new__, PlayOutcome)
+
+#: One play as `undo` takes it back: seat, slot, the seat's voids and void
+#: tricks before it (hands unknown), the number of revokes before it, and
+#: the trick it closed.
+_Play = tuple[int, int, int, tuple[int, ...], int, "Trick | None"]
+
+#: The methods a subclass overrides when its play differs from `Deal`'s; a
+#: class that overrides none of them plays out through `_playout_known`.
+_PLAY_HOOKS = ("_legal", "legal_mask", "_turn_legal", "_apply", "_close_trick", "_is_over")
+
+
 class Deal:
     """The play of one hand.
 
@@ -120,6 +139,19 @@ class Deal:
     every seat's cards; `known` (hands unknown) may name cards known to be in a
     seat's hand, such as the dealer's shown trump cards.
     """
+
+    #: The trick's winning card so far, kept by `_apply` as cards are played:
+    #: the slots that bid for this trick, the winning card's power and its
+    #: index in the trick (class defaults until the first lead).
+    _bids: int = 0
+    _best: int = -1
+    _best_at: int = 0
+    #: Does this class play as `Deal` does (no hook of `_PLAY_HOOKS` overridden)?
+    _plain_play: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._plain_play = all(getattr(cls, name) is getattr(Deal, name) for name in _PLAY_HOOKS)
 
     def __init__(
         self,
@@ -158,7 +190,7 @@ class Deal:
         self.void_trick = [[0] * 5 for _ in range(self.n)]
         self.revokes: list[Revoke] = []
         self.finished = False
-        self._history: list[tuple[int, int, int, tuple[int, ...], int, Trick | None]] = []
+        self._history: list[_Play | Trick] = []
         # The legal set of the seat to play, cached until the next play or undo
         # or a change of that seat's hand: a bot asks for it and then plays,
         # which validates against it again. A subclass whose `_legal` depends on
@@ -342,30 +374,141 @@ class Deal:
 
     def playout(self, rng: random.Random) -> None:
         """Play the rest of the hand with uniformly random legal cards (hands
-        known) or random plausible cards (hands unknown): for bots and analysis."""
+        known) or random plausible cards (hands unknown): for bots and analysis.
+        Every play can be taken back with `undo`, as after `play`.
+
+        Hands unknown, a seat whose every remaining card is known (shown) plays
+        one of those, so that the hand can always be played to its end."""
+        randrange = rng.randrange
         cards = self.pack.cards
+        known = self.known
+        hand_size = self.game.hand_size
+        fast = (self.hands is not None and type(self)._plain_play and self._single
+                and follow_table(self.family, self.tables) is not None)
         while not self.finished:
-            mask = self.legal_mask(self.turn)
-            k = rng.randrange(mask.bit_count())
-            for _ in range(k):
+            if fast and not self.trick:
+                self._playout_known(rng)
+                return
+            seat = self.turn
+            mask = self.legal_mask(seat)
+            if self.hands is None:
+                mine = known[seat] & ~self.played
+                if mine and mine.bit_count() >= hand_size - len(self.tricks):
+                    mask &= mine   # every card it still holds is known
+            for _ in range(randrange(mask.bit_count())):
                 mask &= mask - 1
             slot = (mask & -mask).bit_length() - 1
-            self._apply(self.turn, cards[slot], slot)
+            self._apply(seat, cards[slot], slot)
+
+    def _playout_known(self, rng: random.Random) -> None:
+        """`playout` from the start of a trick, hands known, for a deal that
+        plays as `Deal` does with a single pack and a legal family of
+        `BY_LED_SUIT`: `_apply` and `_close_trick` unrolled into one loop over
+        locals (a property test holds it to the same states as `play`). Each
+        trick goes into the history whole, as its `Trick`; `undo` splits it
+        into plays when it reaches it (`_split_trick`)."""
+        t = self.tables
+        eff, power, points_of, bids_of = t.eff, t.power, t.points, t.bids
+        by_led = follow_table(self.family, t)
+        assert by_led is not None and self.hands is not None
+        cards = self.pack.cards
+        n = self.n
+        hands = self.hands
+        tricks = self.tricks
+        append = self._history.append
+        points, won = self.points, self.won
+        randrange = rng.randrange
+        is_decided = self.game.is_decided
+        last = self.tricks_per_hand
+        played = self.played
+        seat = self.turn
+        followers = range(n - 1)
+        while True:
+            leader = seat
+            h = hands[seat]
+            m = h
+            k = randrange(h.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            low = m & -m
+            slot = low.bit_length() - 1
+            hands[seat] = h ^ low
+            played |= low
+            trick = [cards[slot]]
+            led = eff[slot]
+            bids = bids_of[led]
+            best = power[slot]
+            winner = seat
+            pts = points_of[slot]
+            first, second = by_led[led]
+            for _ in followers:
+                seat = (seat + 1) % n
+                h = hands[seat]
+                m = h & first or h & second or h
+                k = randrange(m.bit_count())
+                while k:
+                    m &= m - 1
+                    k -= 1
+                low = m & -m
+                slot = low.bit_length() - 1
+                hands[seat] = h ^ low
+                played |= low
+                trick.append(cards[slot])
+                if low & bids and power[slot] > best:
+                    best = power[slot]
+                    winner = seat
+                pts += points_of[slot]
+            done = _trick((len(tricks) + 1, leader, tuple(trick), winner, pts))
+            tricks.append(done)
+            points[winner] += pts
+            won[winner] += 1
+            append(done)
+            self.leader = self.turn = seat = winner
+            self.played = played
+            if len(tricks) >= last or is_decided(self):
+                self.finished = True
+                break
+        self._legal_cache = -1
+
+    def _split_trick(self) -> None:
+        """Replace a whole trick at the top of the history (`_playout_known`)
+        by the n plays `_apply` would have recorded for it."""
+        done = self._history.pop()
+        assert isinstance(done, Trick)
+        by_index = self.pack._by_index
+        n_revokes = len(self.revokes)
+        last = len(done.cards) - 1
+        for i, c in enumerate(done.cards):
+            seat = (done.leader + i) % self.n
+            self._history.append((seat, by_index[c.index][0], self.voids[seat], (), n_revokes,
+                                  done if i == last else None))
 
     def _apply(self, seat: int, c: Card, slot: int) -> PlayOutcome:
+        bit = 1 << slot
         revoke: Revoke | None = None
         prev_void = self.voids[seat]
         n_revokes = len(self.revokes)
+        t = self.tables
         if self.hands is None:
             prev_void_trick: tuple[int, ...] = tuple(self.void_trick[seat])
-            revoke = self._track_voids(seat, self.tables.eff[slot])
+            revoke = self._track_voids(seat, t.eff[slot])
         else:
             prev_void_trick = ()
-            self.hands[seat] &= ~(1 << slot)
-        self.played |= 1 << slot
-        self.trick.append(slot)
+            self.hands[seat] &= ~bit
+        self.played |= bit
+        trick = self.trick
+        trick.append(slot)
+        # The trick's winning card so far, kept as it goes (`_close_trick`).
+        if len(trick) == 1:
+            self._bids = t.bids[t.eff[slot]]
+            self._best = t.power[slot]
+            self._best_at = 0
+        elif self._bids & bit and t.power[slot] > self._best:
+            self._best = t.power[slot]
+            self._best_at = len(trick) - 1
         done: Trick | None = None
-        if len(self.trick) == self.n:
+        if len(trick) == self.n:
             done = self._close_trick()
         else:
             self.turn = (seat + 1) % self.n
@@ -373,7 +516,20 @@ class Deal:
         self._legal_cache = -1
         if done is not None and self._is_over():
             self.finished = True
-        return PlayOutcome(seat, c, done, revoke, self.finished)
+        return _outcome((seat, c, done, revoke, self.finished))
+
+    def _track_trick(self) -> None:
+        """Find the trick's winning card so far again (after an undo)."""
+        t = self.tables
+        trick = self.trick
+        if not trick:
+            return
+        self._bids = t.bids[t.eff[trick[0]]]
+        self._best, self._best_at = t.power[trick[0]], 0
+        for i in range(1, len(trick)):
+            s = trick[i]
+            if self._bids >> s & 1 and t.power[s] > self._best:
+                self._best, self._best_at = t.power[s], i
 
     def _track_voids(self, seat: int, e: int) -> Revoke | None:
         revoke = None
@@ -409,14 +565,15 @@ class Deal:
 
     def _close_trick(self) -> Trick:
         t = self.tables
-        idx = t.winner_index(self.trick)
-        winner = (self.leader + idx) % self.n
+        trick = self.trick
+        winner = (self.leader + self._best_at) % self.n
+        points = t.points
         pts = 0
-        for s in self.trick:
-            pts += t.points[s]
+        for s in trick:
+            pts += points[s]
         cards = self.pack.cards
-        done = Trick(len(self.tricks) + 1, self.leader, tuple(cards[s] for s in self.trick),
-                     winner, pts)
+        done = _trick((len(self.tricks) + 1, self.leader, tuple([cards[s] for s in trick]),
+                       winner, pts))
         self.tricks.append(done)
         self.points[winner] += pts
         self.won[winner] += 1
@@ -432,14 +589,17 @@ class Deal:
         """Take back the last play; the state is exactly as before it."""
         if not self._history:
             raise IllegalPlay("nothing_to_undo")
-        seat, slot, prev_void, prev_void_trick, n_revokes, done = self._history.pop()
+        if isinstance(self._history[-1], Trick):
+            self._split_trick()
+        seat, slot, prev_void, prev_void_trick, n_revokes, done = self._pop_play()
         if done is not None:
             self.tricks.pop()
             self.points[done.winner] -= done.points
             self.won[done.winner] -= 1
             self.leader = done.leader
             # The trick's other slots are the previous n-1 plays, exactly as played.
-            self.trick = [h[1] for h in self._history[len(self._history) - (self.n - 1):]]
+            self.trick = [self._slot_played(h)
+                          for h in self._history[len(self._history) - (self.n - 1):]]
             self.trick.append(slot)
         self.trick.pop()
         self.played &= ~(1 << slot)
@@ -452,7 +612,18 @@ class Deal:
         self.turn = seat
         self.finished = False
         self._legal_cache = -1
+        self._track_trick()
         return PlayOutcome(seat, self.pack.cards[slot])
+
+    def _pop_play(self) -> _Play:
+        h = self._history.pop()
+        assert not isinstance(h, Trick)   # `undo` splits a whole trick first
+        return h
+
+    @staticmethod
+    def _slot_played(h: _Play | Trick) -> int:
+        assert not isinstance(h, Trick)   # the plays of one trick are all split or all whole
+        return h[1]
 
     @property
     def can_undo(self) -> bool:
@@ -465,5 +636,6 @@ class Deal:
             tuple(self.points), tuple(self.won), self.played,
             tuple(self.hands) if self.hands is not None else None,
             tuple(self.known), tuple(self.voids), tuple(tuple(v) for v in self.void_trick),
-            tuple(self.revokes), self.finished, len(self._history),
+            tuple(self.revokes), self.finished,
+            sum(self.n if isinstance(h, Trick) else 1 for h in self._history),
         )
