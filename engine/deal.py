@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from engine.cards import TRUMP, Card
@@ -129,7 +129,21 @@ _Play = tuple[int, int, int, tuple[int, ...], int, "Trick | None"]
 
 #: The methods a subclass overrides when its play differs from `Deal`'s; a
 #: class that overrides none of them plays out through `_playout_known`.
-_PLAY_HOOKS = ("_legal", "legal_mask", "_turn_legal", "_apply", "_close_trick", "_is_over")
+_PLAY_HOOKS = ("_legal", "legal_mask", "_turn_legal", "_apply", "_close_trick", "_is_over",
+               "_track_voids", "_mark_void")
+
+
+@cache
+def _voids_shown(family: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """`[led][e]`: the effective suits in which a seat that plays a card of
+    effective suit `e` to a trick led in `led` shows it holds none, in the
+    order they are checked: the led suit when it does not follow; trumps too
+    when the family has a duty to trump and neither suit is trumps."""
+    trumping = family in ("FT", "UB", "BE")
+    return tuple(
+        tuple(() if e == led else (led, TRUMP) if trumping and TRUMP not in (e, led) else (led,)
+              for e in range(5))
+        for led in range(5))
 
 
 class Deal:
@@ -148,10 +162,14 @@ class Deal:
     _best_at: int = 0
     #: Does this class play as `Deal` does (no hook of `_PLAY_HOOKS` overridden)?
     _plain_play: ClassVar[bool] = True
+    #: Does this class answer legal sets as `Deal` does (`_legal`, `legal_mask`)?
+    _plain_legal: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._plain_play = all(getattr(cls, name) is getattr(Deal, name) for name in _PLAY_HOOKS)
+        cls._plain_legal = all(getattr(cls, name) is getattr(Deal, name)
+                               for name in ("_legal", "legal_mask"))
 
     def __init__(
         self,
@@ -273,10 +291,24 @@ class Deal:
         return self._turn_legal()
 
     def _turn_legal(self) -> int:
+        """The legal set of the seat to play (hands known), cached until the
+        next change (see `_legal_cache`)."""
         assert self.hands is not None
-        hand = self.hands[self.turn]
+        turn = self.turn
+        hand = self.hands[turn]
         if self._legal_cache < 0 or self._legal_cache_hand != hand:
-            self._legal_cache = self._legal(self.turn, hand)
+            trick = self.trick
+            if type(self)._plain_legal:   # `Deal._legal`, without its calls when it can
+                by_led = follow_table(self.family, self.tables)
+                if not trick:
+                    self._legal_cache = hand
+                elif by_led is None:
+                    self._legal_cache = self._legal(turn, hand)
+                else:
+                    first, second = by_led[self.tables.eff[trick[0]]]
+                    self._legal_cache = hand & first or hand & second or hand
+            else:
+                self._legal_cache = self._legal(turn, hand)
             self._legal_cache_hand = hand
         return self._legal_cache
 
@@ -285,21 +317,27 @@ class Deal:
         self._legal_cache = -1
 
     def legal_cards(self, seat: int | None = None) -> Iterator[Card]:
-        """The cards the seat to play may play (each code once), lazily."""
+        """The cards the seat to play may play (each code once)."""
+        if (self.hands is not None and type(self)._plain_legal and not self.finished
+                and (seat is None or seat == self.turn)):
+            mask = self._turn_legal()   # what `legal_mask` answers here
+        else:
+            mask = self.legal_mask(seat)
         cards = self.pack.cards
-        mask = self.legal_mask(seat)
+        out: list[Card] = []
         if self._single:
             while mask:
                 low = mask & -mask
-                yield cards[low.bit_length() - 1]
+                out.append(cards[low.bit_length() - 1])
                 mask ^= low
-            return
+            return iter(out)
         seen: set[Card] = set()
         for s in iter_bits(mask):
             c = cards[s]
             if c not in seen:
                 seen.add(c)
-                yield c
+                out.append(c)
+        return iter(out)
 
     def context(self) -> dict[str, object]:
         """What a stateless legal question about this deal needs besides the
@@ -342,7 +380,10 @@ class Deal:
                 if pack.slot(c, ~self.played) < 0:
                     raise IllegalPlay("already_played", **self._params(seat, card=c.code))
                 raise IllegalPlay("not_in_hand", **self._params(seat, card=c.code))
-            if not self._turn_legal() >> slot & 1:
+            legal = self._legal_cache
+            if legal < 0 or self._legal_cache_hand != hand:
+                legal = self._turn_legal()
+            if not legal >> slot & 1:
                 reason, suit = self._refusal(seat, hand, slot)
                 raise self.refused(reason, **self._params(seat, card=c.code, suit=suit))
             return c, slot
@@ -383,11 +424,15 @@ class Deal:
         cards = self.pack.cards
         known = self.known
         hand_size = self.game.hand_size
-        fast = (self.hands is not None and type(self)._plain_play and self._single
-                and follow_table(self.family, self.tables) is not None)
+        plain = type(self)._plain_play and self._single
+        fast = plain and (self.hands is None
+                          or follow_table(self.family, self.tables) is not None)
         while not self.finished:
             if fast and not self.trick:
-                self._playout_known(rng)
+                if self.hands is None:
+                    self._playout_unknown(rng)
+                else:
+                    self._playout_known(rng)
                 return
             seat = self.turn
             mask = self.legal_mask(seat)
@@ -471,6 +516,94 @@ class Deal:
                 break
         self._legal_cache = -1
 
+    def _playout_unknown(self, rng: random.Random) -> None:
+        """`playout` from the start of a trick, hands unknown, for a deal that
+        plays as `Deal` does with a single pack: `_apply`, `_track_voids`,
+        `_mark_void` and `_close_trick` unrolled into one loop over locals (a
+        property test holds it to the same states as `play`)."""
+        t = self.tables
+        eff, power, points_of, bids_of, suit_mask = t.eff, t.power, t.points, t.bids, t.suit_mask
+        shown = _voids_shown(self.family)
+        letter = t.suit_letter
+        cards = self.pack.cards
+        n = self.n
+        known = self.known
+        everyone = 0
+        for m in known:
+            everyone |= m
+        others = [everyone & ~m for m in known]   # a seat's own known cards stay open to it
+        unplayed = self.pack.full_mask & ~self.played
+        tricks = self.tricks
+        append = self._history.append
+        points, won, voids, void_trick, revokes = (self.points, self.won, self.voids,
+                                                   self.void_trick, self.revokes)
+        randrange = rng.randrange
+        is_decided = self.game.is_decided
+        last = self.tricks_per_hand
+        hand_size = self.game.hand_size
+        seat = self.turn
+        while True:
+            leader = seat
+            number = len(tricks) + 1
+            left = hand_size - number + 1   # cards each seat holds before it plays
+            trick: list[int] = []
+            self.trick = trick
+            led = bids = best = winner = pts = 0
+            for i in range(n):
+                m = unplayed & ~others[seat]
+                mine = known[seat] & unplayed
+                if mine and mine.bit_count() >= left:
+                    m = mine       # every card it still holds is known
+                k = randrange(m.bit_count())
+                while k:
+                    m &= m - 1
+                    k -= 1
+                low = m & -m
+                slot = low.bit_length() - 1
+                e = eff[slot]
+                void = prev_void = voids[seat]
+                prev_tricks = tuple(void_trick[seat]) if void >> e & 1 else ()
+                n_revokes = len(revokes)
+                if void >> e & 1:                   # it showed a void in this suit
+                    revokes.append(Revoke(seat, void_trick[seat][e], letter(e)))
+                    voids[seat] = void = void & ~(1 << e)
+                    void_trick[seat][e] = 0
+                if i == 0:
+                    led = e
+                    bids = bids_of[led]
+                    best = power[slot]
+                    winner = seat
+                    pts = points_of[slot]
+                else:
+                    for v in shown[led][e]:         # it fails to follow (or to trump)
+                        if known[seat] & unplayed & suit_mask[v]:
+                            revokes.append(Revoke(seat, number, letter(v)))
+                            break
+                        if not void >> v & 1:
+                            voids[seat] = void = void | 1 << v
+                            void_trick[seat][v] = number
+                    if low & bids and power[slot] > best:
+                        best = power[slot]
+                        winner = seat
+                    pts += points_of[slot]
+                unplayed ^= low
+                trick.append(slot)
+                if i < n - 1:
+                    append((seat, slot, prev_void, prev_tricks, n_revokes, None))
+                    seat = (seat + 1) % n
+            done = _trick((number, leader, tuple([cards[s] for s in trick]), winner, pts))
+            tricks.append(done)
+            points[winner] += pts
+            won[winner] += 1
+            append((seat, slot, prev_void, prev_tricks, n_revokes, done))
+            self.trick = []
+            self.leader = self.turn = seat = winner
+            self.played = self.pack.full_mask & ~unplayed
+            if len(tricks) >= last or is_decided(self):
+                self.finished = True
+                break
+        self._legal_cache = -1
+
     def _split_trick(self) -> None:
         """Replace a whole trick at the top of the history (`_playout_known`)
         by the n plays `_apply` would have recorded for it."""
@@ -487,15 +620,20 @@ class Deal:
     def _apply(self, seat: int, c: Card, slot: int) -> PlayOutcome:
         bit = 1 << slot
         revoke: Revoke | None = None
-        prev_void = self.voids[seat]
-        n_revokes = len(self.revokes)
+        hands = self.hands
         t = self.tables
-        if self.hands is None:
-            prev_void_trick: tuple[int, ...] = tuple(self.void_trick[seat])
-            revoke = self._track_voids(seat, t.eff[slot])
+        if hands is None:
+            e = t.eff[slot]
+            void = self.voids[seat]
+            # The void tricks change only where a void is recorded (they were
+            # 0) or cleared by a revoke: only then does undo need a copy.
+            prev: _Play = (seat, slot, void,
+                           tuple(self.void_trick[seat]) if void >> e & 1 else (),
+                           len(self.revokes), None)
+            revoke = self._track_voids(seat, e)
         else:
-            prev_void_trick = ()
-            self.hands[seat] &= ~bit
+            prev = (seat, slot, self.voids[seat], (), len(self.revokes), None)
+            hands[seat] &= ~bit
         self.played |= bit
         trick = self.trick
         trick.append(slot)
@@ -507,14 +645,14 @@ class Deal:
         elif self._bids & bit and t.power[slot] > self._best:
             self._best = t.power[slot]
             self._best_at = len(trick) - 1
-        done: Trick | None = None
-        if len(trick) == self.n:
-            done = self._close_trick()
-        else:
-            self.turn = (seat + 1) % self.n
-        self._history.append((seat, slot, prev_void, prev_void_trick, n_revokes, done))
         self._legal_cache = -1
-        if done is not None and self._is_over():
+        if len(trick) < self.n:
+            self.turn = (seat + 1) % self.n
+            self._history.append(prev)
+            return _outcome((seat, c, None, revoke, False))
+        done = self._close_trick()
+        self._history.append(prev[:5] + (done,))
+        if self._is_over():
             self.finished = True
         return _outcome((seat, c, done, revoke, self.finished))
 
@@ -532,6 +670,10 @@ class Deal:
                 self._best, self._best_at = t.power[s], i
 
     def _track_voids(self, seat: int, e: int) -> Revoke | None:
+        """Hands unknown: `seat` plays a card of effective suit `e`. A suit it
+        showed void in proves a revoke back then; failing to follow (or to
+        trump) shows voids (`_voids_shown`). A void's trick number is 0 while
+        the void is not on record."""
         revoke = None
         bit = 1 << e
         if self.voids[seat] & bit:
@@ -539,15 +681,14 @@ class Deal:
             revoke = Revoke(seat, self.void_trick[seat][e], letter)
             self.revokes.append(revoke)
             self.voids[seat] &= ~bit
+            self.void_trick[seat][e] = 0
         if self.trick:
-            led = self.tables.eff[self.trick[0]]
-            if e != led:
-                proven = self._mark_void(seat, led)
-                if (proven is None and self.family in ("FT", "UB", "BE") and e != TRUMP
-                        and led != TRUMP):
-                    proven = self._mark_void(seat, TRUMP)
-                if proven is not None and revoke is None:
-                    revoke = proven
+            for v in _voids_shown(self.family)[self.tables.eff[self.trick[0]]][e]:
+                proven = self._mark_void(seat, v)
+                if proven is not None:
+                    if revoke is None:
+                        revoke = proven
+                    break
         return revoke
 
     def _mark_void(self, seat: int, e: int) -> Revoke | None:
@@ -605,9 +746,15 @@ class Deal:
         self.played &= ~(1 << slot)
         if self.hands is not None:
             self.hands[seat] |= 1 << slot
-        self.voids[seat] = prev_void
         if prev_void_trick:
             self.void_trick[seat] = list(prev_void_trick)
+        else:   # voids this play recorded go back to 0
+            added = self.voids[seat] & ~prev_void
+            while added:
+                low = added & -added
+                self.void_trick[seat][low.bit_length() - 1] = 0
+                added ^= low
+        self.voids[seat] = prev_void
         del self.revokes[n_revokes:]
         self.turn = seat
         self.finished = False
