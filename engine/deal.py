@@ -127,6 +127,20 @@ _outcome: Callable[[tuple[int, Card, Trick | None, Revoke | None, bool]], PlayOu
 #: the trick it closed.
 _Play = tuple[int, int, int, tuple[int, ...], int, "Trick | None"]
 
+#: The outcome of a play that closes no trick and proves no revoke depends
+#: on the seat and the card alone: one shared object each (outcomes are
+#: immutable), keyed by `card.index << 3 | seat`.
+_PLAIN_OUTCOMES: dict[int, PlayOutcome] = {}
+
+
+def _plain_outcome(seat: int, c: Card) -> PlayOutcome:
+    key = c.index << 3 | seat
+    found = _PLAIN_OUTCOMES.get(key)
+    if found is None:
+        found = _PLAIN_OUTCOMES[key] = PlayOutcome(seat, c)
+    return found
+
+
 #: The methods a subclass overrides when its play differs from `Deal`'s; a
 #: class that overrides none of them plays out through `_playout_known`.
 _PLAY_HOOKS = ("_legal", "legal_mask", "_turn_legal", "_apply", "_close_trick", "_is_over",
@@ -155,11 +169,12 @@ class Deal:
     """
 
     #: The trick's winning card so far, kept by `_apply` as cards are played:
-    #: the slots that bid for this trick, the winning card's power and its
-    #: index in the trick (class defaults until the first lead).
-    _bids: int = 0
-    _best: int = -1
-    _best_at: int = 0
+    #: (the slots that bid for this trick, the winning card's power, its
+    #: index in the trick).
+    _win: tuple[int, int, int] = (0, -1, 0)
+    #: `follow_table(self.family, self.tables)` once looked up (both are
+    #: fixed); `()` until then.
+    _by_led: tuple[tuple[int, int], ...] | None = ()
     #: Does this class play as `Deal` does (no hook of `_PLAY_HOOKS` overridden)?
     _plain_play: ClassVar[bool] = True
     #: Does this class answer legal sets as `Deal` does (`_legal`, `legal_mask`)?
@@ -299,7 +314,9 @@ class Deal:
         if self._legal_cache < 0 or self._legal_cache_hand != hand:
             trick = self.trick
             if type(self)._plain_legal:   # `Deal._legal`, without its calls when it can
-                by_led = follow_table(self.family, self.tables)
+                by_led = self._by_led
+                if by_led == ():
+                    by_led = self._by_led = follow_table(self.family, self.tables)
                 if not trick:
                     self._legal_cache = hand
                 elif by_led is None:
@@ -546,8 +563,7 @@ class Deal:
             leader = seat
             number = len(tricks) + 1
             left = hand_size - number + 1   # cards each seat holds before it plays
-            trick: list[int] = []
-            self.trick = trick
+            trick: list[Card] = []
             led = bids = best = winner = pts = 0
             for i in range(n):
                 m = unplayed & ~others[seat]
@@ -587,16 +603,15 @@ class Deal:
                         winner = seat
                     pts += points_of[slot]
                 unplayed ^= low
-                trick.append(slot)
+                trick.append(cards[slot])
                 if i < n - 1:
                     append((seat, slot, prev_void, prev_tricks, n_revokes, None))
                     seat = (seat + 1) % n
-            done = _trick((number, leader, tuple([cards[s] for s in trick]), winner, pts))
+            done = _trick((number, leader, tuple(trick), winner, pts))
             tricks.append(done)
             points[winner] += pts
             won[winner] += 1
             append((seat, slot, prev_void, prev_tricks, n_revokes, done))
-            self.trick = []
             self.leader = self.turn = seat = winner
             self.played = self.pack.full_mask & ~unplayed
             if len(tricks) >= last or is_decided(self):
@@ -639,16 +654,17 @@ class Deal:
         trick.append(slot)
         # The trick's winning card so far, kept as it goes (`_close_trick`).
         if len(trick) == 1:
-            self._bids = t.bids[t.eff[slot]]
-            self._best = t.power[slot]
-            self._best_at = 0
-        elif self._bids & bit and t.power[slot] > self._best:
-            self._best = t.power[slot]
-            self._best_at = len(trick) - 1
+            self._win = (t.bids[t.eff[slot]], t.power[slot], 0)
+        else:
+            bids, best, _ = self._win
+            if bids & bit and t.power[slot] > best:
+                self._win = (bids, t.power[slot], len(trick) - 1)
         self._legal_cache = -1
         if len(trick) < self.n:
             self.turn = (seat + 1) % self.n
             self._history.append(prev)
+            if revoke is None:
+                return _PLAIN_OUTCOMES.get(c.index << 3 | seat) or _plain_outcome(seat, c)
             return _outcome((seat, c, None, revoke, False))
         done = self._close_trick()
         self._history.append(prev[:5] + (done,))
@@ -662,12 +678,13 @@ class Deal:
         trick = self.trick
         if not trick:
             return
-        self._bids = t.bids[t.eff[trick[0]]]
-        self._best, self._best_at = t.power[trick[0]], 0
+        bids = t.bids[t.eff[trick[0]]]
+        best, best_at = t.power[trick[0]], 0
         for i in range(1, len(trick)):
             s = trick[i]
-            if self._bids >> s & 1 and t.power[s] > self._best:
-                self._best, self._best_at = t.power[s], i
+            if bids >> s & 1 and t.power[s] > best:
+                best, best_at = t.power[s], i
+        self._win = (bids, best, best_at)
 
     def _track_voids(self, seat: int, e: int) -> Revoke | None:
         """Hands unknown: `seat` plays a card of effective suit `e`. A suit it
@@ -707,7 +724,7 @@ class Deal:
     def _close_trick(self) -> Trick:
         t = self.tables
         trick = self.trick
-        winner = (self.leader + self._best_at) % self.n
+        winner = (self.leader + self._win[2]) % self.n
         points = t.points
         pts = 0
         for s in trick:
