@@ -564,7 +564,8 @@ class Deal:
             number = len(tricks) + 1
             left = hand_size - number + 1   # cards each seat holds before it plays
             trick: list[Card] = []
-            led = bids = best = winner = pts = 0
+            bids = best = winner = pts = 0
+            row = shown[0]
             for i in range(n):
                 m = unplayed & ~others[seat]
                 mine = known[seat] & unplayed
@@ -578,21 +579,23 @@ class Deal:
                 slot = low.bit_length() - 1
                 e = eff[slot]
                 void = prev_void = voids[seat]
-                prev_tricks = tuple(void_trick[seat]) if void >> e & 1 else ()
                 n_revokes = len(revokes)
                 if void >> e & 1:                   # it showed a void in this suit
+                    prev_tricks = tuple(void_trick[seat])
                     revokes.append(Revoke(seat, void_trick[seat][e], letter(e)))
                     voids[seat] = void = void & ~(1 << e)
                     void_trick[seat][e] = 0
+                else:
+                    prev_tricks = ()
                 if i == 0:
-                    led = e
-                    bids = bids_of[led]
+                    row = shown[e]
+                    bids = bids_of[e]
                     best = power[slot]
                     winner = seat
                     pts = points_of[slot]
                 else:
-                    for v in shown[led][e]:         # it fails to follow (or to trump)
-                        if known[seat] & unplayed & suit_mask[v]:
+                    for v in row[e]:                # it fails to follow (or to trump)
+                        if mine & suit_mask[v]:
                             revokes.append(Revoke(seat, number, letter(v)))
                             break
                         if not void >> v & 1:
