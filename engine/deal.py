@@ -20,13 +20,14 @@ Games with extra steps (binding, melds, draws) subclass `Deal` and override the
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from functools import cache, partial
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from engine.cards import TRUMP, Card
 from engine.errors import BadRequest, IllegalPlay, UnknownCard
-from engine.legal import legal_mask, refusal
+from engine.legal import follow_table, legal_mask, refusal
 from engine.packs import Pack, iter_bits
 from engine.ranking import Ranking
 
@@ -113,6 +114,52 @@ class PlayOutcome(NamedTuple):
         return out
 
 
+#: `Trick(...)` and `PlayOutcome(...)` from a ready tuple, without the
+#: keyword handling of a named tuple's constructor (the hot paths make one
+#: per play or per trick).
+_trick: Callable[[tuple[int, int, tuple[Card, ...], int, int]], Trick] = \
+    partial(tuple.__new__, Trick)
+_outcome: Callable[[tuple[int, Card, Trick | None, Revoke | None, bool]], PlayOutcome] = \
+    partial(tuple.__new__, PlayOutcome)
+
+#: One play as `undo` takes it back: seat, slot, the seat's voids and void
+#: tricks before it (hands unknown), the number of revokes before it, and
+#: the trick it closed.
+_Play = tuple[int, int, int, tuple[int, ...], int, "Trick | None"]
+
+#: The outcome of a play that closes no trick and proves no revoke depends
+#: on the seat and the card alone: one shared object each (outcomes are
+#: immutable), keyed by `card.index << 3 | seat`.
+_PLAIN_OUTCOMES: dict[int, PlayOutcome] = {}
+
+
+def _plain_outcome(seat: int, c: Card) -> PlayOutcome:
+    key = c.index << 3 | seat
+    found = _PLAIN_OUTCOMES.get(key)
+    if found is None:
+        found = _PLAIN_OUTCOMES[key] = PlayOutcome(seat, c)
+    return found
+
+
+#: The methods a subclass overrides when its play differs from `Deal`'s; a
+#: class that overrides none of them plays out through `_playout_known`.
+_PLAY_HOOKS = ("_legal", "legal_mask", "_turn_legal", "_apply", "_close_trick", "_is_over",
+               "_track_voids", "_mark_void")
+
+
+@cache
+def _voids_shown(family: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """`[led][e]`: the effective suits in which a seat that plays a card of
+    effective suit `e` to a trick led in `led` shows it holds none, in the
+    order they are checked: the led suit when it does not follow; trumps too
+    when the family has a duty to trump and neither suit is trumps."""
+    trumping = family in ("FT", "UB", "BE")
+    return tuple(
+        tuple(() if e == led else (led, TRUMP) if trumping and TRUMP not in (e, led) else (led,)
+              for e in range(5))
+        for led in range(5))
+
+
 class Deal:
     """The play of one hand.
 
@@ -120,6 +167,24 @@ class Deal:
     every seat's cards; `known` (hands unknown) may name cards known to be in a
     seat's hand, such as the dealer's shown trump cards.
     """
+
+    #: The trick's winning card so far, kept by `_apply` as cards are played:
+    #: (the slots that bid for this trick, the winning card's power, its
+    #: index in the trick).
+    _win: tuple[int, int, int] = (0, -1, 0)
+    #: `follow_table(self.family, self.tables)` once looked up (both are
+    #: fixed); `()` until then.
+    _by_led: tuple[tuple[int, int], ...] | None = ()
+    #: Does this class play as `Deal` does (no hook of `_PLAY_HOOKS` overridden)?
+    _plain_play: ClassVar[bool] = True
+    #: Does this class answer legal sets as `Deal` does (`_legal`, `legal_mask`)?
+    _plain_legal: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._plain_play = all(getattr(cls, name) is getattr(Deal, name) for name in _PLAY_HOOKS)
+        cls._plain_legal = all(getattr(cls, name) is getattr(Deal, name)
+                               for name in ("_legal", "legal_mask"))
 
     def __init__(
         self,
@@ -158,7 +223,7 @@ class Deal:
         self.void_trick = [[0] * 5 for _ in range(self.n)]
         self.revokes: list[Revoke] = []
         self.finished = False
-        self._history: list[tuple[int, int, int, tuple[int, ...], int, Trick | None]] = []
+        self._history: list[_Play | Trick] = []
         # The legal set of the seat to play, cached until the next play or undo
         # or a change of that seat's hand: a bot asks for it and then plays,
         # which validates against it again. A subclass whose `_legal` depends on
@@ -241,10 +306,26 @@ class Deal:
         return self._turn_legal()
 
     def _turn_legal(self) -> int:
+        """The legal set of the seat to play (hands known), cached until the
+        next change (see `_legal_cache`)."""
         assert self.hands is not None
-        hand = self.hands[self.turn]
+        turn = self.turn
+        hand = self.hands[turn]
         if self._legal_cache < 0 or self._legal_cache_hand != hand:
-            self._legal_cache = self._legal(self.turn, hand)
+            trick = self.trick
+            if type(self)._plain_legal:   # `Deal._legal`, without its calls when it can
+                by_led = self._by_led
+                if by_led == ():
+                    by_led = self._by_led = follow_table(self.family, self.tables)
+                if not trick:
+                    self._legal_cache = hand
+                elif by_led is None:
+                    self._legal_cache = self._legal(turn, hand)
+                else:
+                    first, second = by_led[self.tables.eff[trick[0]]]
+                    self._legal_cache = hand & first or hand & second or hand
+            else:
+                self._legal_cache = self._legal(turn, hand)
             self._legal_cache_hand = hand
         return self._legal_cache
 
@@ -253,21 +334,27 @@ class Deal:
         self._legal_cache = -1
 
     def legal_cards(self, seat: int | None = None) -> Iterator[Card]:
-        """The cards the seat to play may play (each code once), lazily."""
+        """The cards the seat to play may play (each code once)."""
+        if (self.hands is not None and type(self)._plain_legal and not self.finished
+                and (seat is None or seat == self.turn)):
+            mask = self._turn_legal()   # what `legal_mask` answers here
+        else:
+            mask = self.legal_mask(seat)
         cards = self.pack.cards
-        mask = self.legal_mask(seat)
+        out: list[Card] = []
         if self._single:
             while mask:
                 low = mask & -mask
-                yield cards[low.bit_length() - 1]
+                out.append(cards[low.bit_length() - 1])
                 mask ^= low
-            return
+            return iter(out)
         seen: set[Card] = set()
         for s in iter_bits(mask):
             c = cards[s]
             if c not in seen:
                 seen.add(c)
-                yield c
+                out.append(c)
+        return iter(out)
 
     def context(self) -> dict[str, object]:
         """What a stateless legal question about this deal needs besides the
@@ -310,7 +397,10 @@ class Deal:
                 if pack.slot(c, ~self.played) < 0:
                     raise IllegalPlay("already_played", **self._params(seat, card=c.code))
                 raise IllegalPlay("not_in_hand", **self._params(seat, card=c.code))
-            if not self._turn_legal() >> slot & 1:
+            legal = self._legal_cache
+            if legal < 0 or self._legal_cache_hand != hand:
+                legal = self._turn_legal()
+            if not legal >> slot & 1:
                 reason, suit = self._refusal(seat, hand, slot)
                 raise self.refused(reason, **self._params(seat, card=c.code, suit=suit))
             return c, slot
@@ -342,40 +432,268 @@ class Deal:
 
     def playout(self, rng: random.Random) -> None:
         """Play the rest of the hand with uniformly random legal cards (hands
-        known) or random plausible cards (hands unknown): for bots and analysis."""
+        known) or random plausible cards (hands unknown): for bots and analysis.
+        Every play can be taken back with `undo`, as after `play`.
+
+        Hands unknown, a seat whose every remaining card is known (shown) plays
+        one of those, so that the hand can always be played to its end."""
+        randrange = rng.randrange
         cards = self.pack.cards
+        known = self.known
+        hand_size = self.game.hand_size
+        plain = type(self)._plain_play and self._single
+        fast = plain and (self.hands is None
+                          or follow_table(self.family, self.tables) is not None)
         while not self.finished:
-            mask = self.legal_mask(self.turn)
-            k = rng.randrange(mask.bit_count())
-            for _ in range(k):
+            if fast and not self.trick:
+                if self.hands is None:
+                    self._playout_unknown(rng)
+                else:
+                    self._playout_known(rng)
+                return
+            seat = self.turn
+            mask = self.legal_mask(seat)
+            if self.hands is None:
+                mine = known[seat] & ~self.played
+                if mine and mine.bit_count() >= hand_size - len(self.tricks):
+                    mask &= mine   # every card it still holds is known
+            for _ in range(randrange(mask.bit_count())):
                 mask &= mask - 1
             slot = (mask & -mask).bit_length() - 1
-            self._apply(self.turn, cards[slot], slot)
+            self._apply(seat, cards[slot], slot)
+
+    def _playout_known(self, rng: random.Random) -> None:
+        """`playout` from the start of a trick, hands known, for a deal that
+        plays as `Deal` does with a single pack and a legal family of
+        `BY_LED_SUIT`: `_apply` and `_close_trick` unrolled into one loop over
+        locals (a property test holds it to the same states as `play`). Each
+        trick goes into the history whole, as its `Trick`; `undo` splits it
+        into plays when it reaches it (`_split_trick`)."""
+        t = self.tables
+        eff, power, points_of, bids_of = t.eff, t.power, t.points, t.bids
+        by_led = follow_table(self.family, t)
+        assert by_led is not None and self.hands is not None
+        cards = self.pack.cards
+        n = self.n
+        hands = self.hands
+        tricks = self.tricks
+        append = self._history.append
+        points, won = self.points, self.won
+        randrange = rng.randrange
+        is_decided = self.game.is_decided
+        last = self.tricks_per_hand
+        played = self.played
+        seat = self.turn
+        followers = range(n - 1)
+        while True:
+            leader = seat
+            h = hands[seat]
+            m = h
+            k = randrange(h.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            low = m & -m
+            slot = low.bit_length() - 1
+            hands[seat] = h ^ low
+            played |= low
+            trick = [cards[slot]]
+            led = eff[slot]
+            bids = bids_of[led]
+            best = power[slot]
+            winner = seat
+            pts = points_of[slot]
+            first, second = by_led[led]
+            for _ in followers:
+                seat = (seat + 1) % n
+                h = hands[seat]
+                m = h & first or h & second or h
+                k = randrange(m.bit_count())
+                while k:
+                    m &= m - 1
+                    k -= 1
+                low = m & -m
+                slot = low.bit_length() - 1
+                hands[seat] = h ^ low
+                played |= low
+                trick.append(cards[slot])
+                if low & bids and power[slot] > best:
+                    best = power[slot]
+                    winner = seat
+                pts += points_of[slot]
+            done = _trick((len(tricks) + 1, leader, tuple(trick), winner, pts))
+            tricks.append(done)
+            points[winner] += pts
+            won[winner] += 1
+            append(done)
+            self.leader = self.turn = seat = winner
+            self.played = played
+            if len(tricks) >= last or is_decided(self):
+                self.finished = True
+                break
+        self._legal_cache = -1
+
+    def _playout_unknown(self, rng: random.Random) -> None:
+        """`playout` from the start of a trick, hands unknown, for a deal that
+        plays as `Deal` does with a single pack: `_apply`, `_track_voids`,
+        `_mark_void` and `_close_trick` unrolled into one loop over locals (a
+        property test holds it to the same states as `play`)."""
+        t = self.tables
+        eff, power, points_of, bids_of, suit_mask = t.eff, t.power, t.points, t.bids, t.suit_mask
+        shown = _voids_shown(self.family)
+        letter = t.suit_letter
+        cards = self.pack.cards
+        n = self.n
+        known = self.known
+        everyone = 0
+        for m in known:
+            everyone |= m
+        others = [everyone & ~m for m in known]   # a seat's own known cards stay open to it
+        unplayed = self.pack.full_mask & ~self.played
+        tricks = self.tricks
+        append = self._history.append
+        points, won, voids, void_trick, revokes = (self.points, self.won, self.voids,
+                                                   self.void_trick, self.revokes)
+        randrange = rng.randrange
+        is_decided = self.game.is_decided
+        last = self.tricks_per_hand
+        hand_size = self.game.hand_size
+        seat = self.turn
+        while True:
+            leader = seat
+            number = len(tricks) + 1
+            left = hand_size - number + 1   # cards each seat holds before it plays
+            trick: list[Card] = []
+            bids = best = winner = pts = 0
+            row = shown[0]
+            for i in range(n):
+                m = unplayed & ~others[seat]
+                mine = known[seat] & unplayed
+                if mine and mine.bit_count() >= left:
+                    m = mine       # every card it still holds is known
+                k = randrange(m.bit_count())
+                while k:
+                    m &= m - 1
+                    k -= 1
+                low = m & -m
+                slot = low.bit_length() - 1
+                e = eff[slot]
+                void = prev_void = voids[seat]
+                n_revokes = len(revokes)
+                if void >> e & 1:                   # it showed a void in this suit
+                    prev_tricks = tuple(void_trick[seat])
+                    revokes.append(Revoke(seat, void_trick[seat][e], letter(e)))
+                    voids[seat] = void = void & ~(1 << e)
+                    void_trick[seat][e] = 0
+                else:
+                    prev_tricks = ()
+                if i == 0:
+                    row = shown[e]
+                    bids = bids_of[e]
+                    best = power[slot]
+                    winner = seat
+                    pts = points_of[slot]
+                else:
+                    for v in row[e]:                # it fails to follow (or to trump)
+                        if mine & suit_mask[v]:
+                            revokes.append(Revoke(seat, number, letter(v)))
+                            break
+                        if not void >> v & 1:
+                            voids[seat] = void = void | 1 << v
+                            void_trick[seat][v] = number
+                    if low & bids and power[slot] > best:
+                        best = power[slot]
+                        winner = seat
+                    pts += points_of[slot]
+                unplayed ^= low
+                trick.append(cards[slot])
+                if i < n - 1:
+                    append((seat, slot, prev_void, prev_tricks, n_revokes, None))
+                    seat = (seat + 1) % n
+            done = _trick((number, leader, tuple(trick), winner, pts))
+            tricks.append(done)
+            points[winner] += pts
+            won[winner] += 1
+            append((seat, slot, prev_void, prev_tricks, n_revokes, done))
+            self.leader = self.turn = seat = winner
+            self.played = self.pack.full_mask & ~unplayed
+            if len(tricks) >= last or is_decided(self):
+                self.finished = True
+                break
+        self._legal_cache = -1
+
+    def _split_trick(self) -> None:
+        """Replace a whole trick at the top of the history (`_playout_known`)
+        by the n plays `_apply` would have recorded for it."""
+        done = self._history.pop()
+        assert isinstance(done, Trick)
+        by_index = self.pack._by_index
+        n_revokes = len(self.revokes)
+        last = len(done.cards) - 1
+        for i, c in enumerate(done.cards):
+            seat = (done.leader + i) % self.n
+            self._history.append((seat, by_index[c.index][0], self.voids[seat], (), n_revokes,
+                                  done if i == last else None))
 
     def _apply(self, seat: int, c: Card, slot: int) -> PlayOutcome:
+        bit = 1 << slot
         revoke: Revoke | None = None
-        prev_void = self.voids[seat]
-        n_revokes = len(self.revokes)
-        if self.hands is None:
-            prev_void_trick: tuple[int, ...] = tuple(self.void_trick[seat])
-            revoke = self._track_voids(seat, self.tables.eff[slot])
+        hands = self.hands
+        t = self.tables
+        if hands is None:
+            e = t.eff[slot]
+            void = self.voids[seat]
+            # The void tricks change only where a void is recorded (they were
+            # 0) or cleared by a revoke: only then does undo need a copy.
+            prev: _Play = (seat, slot, void,
+                           tuple(self.void_trick[seat]) if void >> e & 1 else (),
+                           len(self.revokes), None)
+            revoke = self._track_voids(seat, e)
         else:
-            prev_void_trick = ()
-            self.hands[seat] &= ~(1 << slot)
-        self.played |= 1 << slot
-        self.trick.append(slot)
-        done: Trick | None = None
-        if len(self.trick) == self.n:
-            done = self._close_trick()
+            prev = (seat, slot, self.voids[seat], (), len(self.revokes), None)
+            hands[seat] &= ~bit
+        self.played |= bit
+        trick = self.trick
+        trick.append(slot)
+        # The trick's winning card so far, kept as it goes (`_close_trick`).
+        if len(trick) == 1:
+            self._win = (t.bids[t.eff[slot]], t.power[slot], 0)
         else:
-            self.turn = (seat + 1) % self.n
-        self._history.append((seat, slot, prev_void, prev_void_trick, n_revokes, done))
+            bids, best, _ = self._win
+            if bids & bit and t.power[slot] > best:
+                self._win = (bids, t.power[slot], len(trick) - 1)
         self._legal_cache = -1
-        if done is not None and self._is_over():
+        if len(trick) < self.n:
+            self.turn = (seat + 1) % self.n
+            self._history.append(prev)
+            if revoke is None:
+                return _PLAIN_OUTCOMES.get(c.index << 3 | seat) or _plain_outcome(seat, c)
+            return _outcome((seat, c, None, revoke, False))
+        done = self._close_trick()
+        self._history.append(prev[:5] + (done,))
+        if self._is_over():
             self.finished = True
-        return PlayOutcome(seat, c, done, revoke, self.finished)
+        return _outcome((seat, c, done, revoke, self.finished))
+
+    def _track_trick(self) -> None:
+        """Find the trick's winning card so far again (after an undo)."""
+        t = self.tables
+        trick = self.trick
+        if not trick:
+            return
+        bids = t.bids[t.eff[trick[0]]]
+        best, best_at = t.power[trick[0]], 0
+        for i in range(1, len(trick)):
+            s = trick[i]
+            if bids >> s & 1 and t.power[s] > best:
+                best, best_at = t.power[s], i
+        self._win = (bids, best, best_at)
 
     def _track_voids(self, seat: int, e: int) -> Revoke | None:
+        """Hands unknown: `seat` plays a card of effective suit `e`. A suit it
+        showed void in proves a revoke back then; failing to follow (or to
+        trump) shows voids (`_voids_shown`). A void's trick number is 0 while
+        the void is not on record."""
         revoke = None
         bit = 1 << e
         if self.voids[seat] & bit:
@@ -383,15 +701,14 @@ class Deal:
             revoke = Revoke(seat, self.void_trick[seat][e], letter)
             self.revokes.append(revoke)
             self.voids[seat] &= ~bit
+            self.void_trick[seat][e] = 0
         if self.trick:
-            led = self.tables.eff[self.trick[0]]
-            if e != led:
-                proven = self._mark_void(seat, led)
-                if (proven is None and self.family in ("FT", "UB", "BE") and e != TRUMP
-                        and led != TRUMP):
-                    proven = self._mark_void(seat, TRUMP)
-                if proven is not None and revoke is None:
-                    revoke = proven
+            for v in _voids_shown(self.family)[self.tables.eff[self.trick[0]]][e]:
+                proven = self._mark_void(seat, v)
+                if proven is not None:
+                    if revoke is None:
+                        revoke = proven
+                    break
         return revoke
 
     def _mark_void(self, seat: int, e: int) -> Revoke | None:
@@ -409,14 +726,15 @@ class Deal:
 
     def _close_trick(self) -> Trick:
         t = self.tables
-        idx = t.winner_index(self.trick)
-        winner = (self.leader + idx) % self.n
+        trick = self.trick
+        winner = (self.leader + self._win[2]) % self.n
+        points = t.points
         pts = 0
-        for s in self.trick:
-            pts += t.points[s]
+        for s in trick:
+            pts += points[s]
         cards = self.pack.cards
-        done = Trick(len(self.tricks) + 1, self.leader, tuple(cards[s] for s in self.trick),
-                     winner, pts)
+        done = _trick((len(self.tricks) + 1, self.leader, tuple([cards[s] for s in trick]),
+                       winner, pts))
         self.tricks.append(done)
         self.points[winner] += pts
         self.won[winner] += 1
@@ -432,27 +750,47 @@ class Deal:
         """Take back the last play; the state is exactly as before it."""
         if not self._history:
             raise IllegalPlay("nothing_to_undo")
-        seat, slot, prev_void, prev_void_trick, n_revokes, done = self._history.pop()
+        if isinstance(self._history[-1], Trick):
+            self._split_trick()
+        seat, slot, prev_void, prev_void_trick, n_revokes, done = self._pop_play()
         if done is not None:
             self.tricks.pop()
             self.points[done.winner] -= done.points
             self.won[done.winner] -= 1
             self.leader = done.leader
             # The trick's other slots are the previous n-1 plays, exactly as played.
-            self.trick = [h[1] for h in self._history[len(self._history) - (self.n - 1):]]
+            self.trick = [self._slot_played(h)
+                          for h in self._history[len(self._history) - (self.n - 1):]]
             self.trick.append(slot)
         self.trick.pop()
         self.played &= ~(1 << slot)
         if self.hands is not None:
             self.hands[seat] |= 1 << slot
-        self.voids[seat] = prev_void
         if prev_void_trick:
             self.void_trick[seat] = list(prev_void_trick)
+        else:   # voids this play recorded go back to 0
+            added = self.voids[seat] & ~prev_void
+            while added:
+                low = added & -added
+                self.void_trick[seat][low.bit_length() - 1] = 0
+                added ^= low
+        self.voids[seat] = prev_void
         del self.revokes[n_revokes:]
         self.turn = seat
         self.finished = False
         self._legal_cache = -1
+        self._track_trick()
         return PlayOutcome(seat, self.pack.cards[slot])
+
+    def _pop_play(self) -> _Play:
+        h = self._history.pop()
+        assert not isinstance(h, Trick)   # `undo` splits a whole trick first
+        return h
+
+    @staticmethod
+    def _slot_played(h: _Play | Trick) -> int:
+        assert not isinstance(h, Trick)   # the plays of one trick are all split or all whole
+        return h[1]
 
     @property
     def can_undo(self) -> bool:
@@ -465,5 +803,6 @@ class Deal:
             tuple(self.points), tuple(self.won), self.played,
             tuple(self.hands) if self.hands is not None else None,
             tuple(self.known), tuple(self.voids), tuple(tuple(v) for v in self.void_trick),
-            tuple(self.revokes), self.finished, len(self._history),
+            tuple(self.revokes), self.finished,
+            sum(self.n if isinstance(h, Trick) else 1 for h in self._history),
         )

@@ -12,12 +12,30 @@ one implementation.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.cards import TRUMP
 from engine.packs import iter_bits
 from engine.ranking import TrumpTables
 
 FAMILIES = ("FT", "F", "UB", "BE")
+
+
+#: Families whose follower's legal set depends only on the led suit.
+BY_LED_SUIT = ("FT", "F")
+
+
+@lru_cache(maxsize=1024)
+def follow_table(family: str, t: TrumpTables) -> tuple[tuple[int, int], ...] | None:
+    """For a family of `BY_LED_SUIT`: per led effective suit `led` (0-3 or
+    `TRUMP`), the pair `(first, second)` such that a follower holding `hand`
+    may play `hand & first or hand & second or hand`. None for the other
+    families (their sets depend on the trick's winning card too)."""
+    if family == "FT":   # follow the led suit; else trump; else anything
+        return tuple((t.suit_mask[led], t.suit_mask[TRUMP]) for led in range(5))
+    if family == "F":    # follow the led suit; else anything
+        return tuple((t.suit_mask[led], 0) for led in range(5))
+    return None
 
 
 def _stronger(t: TrumpTables, candidates: int, than: int) -> int:
@@ -48,13 +66,12 @@ def legal_mask(family: str, t: TrumpTables, hand: int, trick: Sequence[int],
         return hand
     eff = t.eff
     led = eff[trick[0]]
+    if family in BY_LED_SUIT:
+        by_led = follow_table(family, t)
+        assert by_led is not None
+        first, second = by_led[led]
+        return hand & first or hand & second or hand
     follow = hand & t.suit_mask[led]
-    if family == "FT":
-        if follow:
-            return follow
-        return (hand & t.suit_mask[TRUMP]) or hand
-    if family == "F":
-        return follow or hand
     if family not in ("UB", "BE"):
         raise ValueError(f"unknown legal-play family {family!r}")
     best, best_key = _current_best(t, trick)

@@ -7,7 +7,7 @@ the precomputed per-slot arrays the hot paths use, cached per trump suit.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.cards import TRUMP, Card
@@ -42,7 +42,7 @@ class Ranking:
         return sum(self.card_points(c) for c in self.pack.cards)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TrumpTables:
     """Per-slot arrays for one ranking and one trump suit (which may be `None`).
 
@@ -51,6 +51,11 @@ class TrumpTables:
     * `power[s]`: a strength: every trump is above every plain card, and within
       a suit higher is stronger. Identical cards have equal power.
     * `points[s]`: card points.
+    * `bids[led]`: the slots that bid for a trick whose led effective suit is
+      `led`: that suit's and the trumps (any other card cannot win it).
+
+    Tables are made once per ranking and trump (`Ranking.tables`) and compare
+    by identity, so they are cheap dictionary keys for per-table caches.
     """
 
     ranking: Ranking
@@ -60,11 +65,16 @@ class TrumpTables:
     power: tuple[int, ...]
     points: tuple[int, ...]
     trump_order: tuple[Card, ...]
+    bids: tuple[int, int, int, int, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        m = self.suit_mask
+        object.__setattr__(self, "bids", (m[0] | m[TRUMP], m[1] | m[TRUMP], m[2] | m[TRUMP],
+                                          m[3] | m[TRUMP], m[TRUMP]))
 
     def key(self, slot: int, led: int) -> int:
         """How strongly `slot` bids for a trick whose led effective suit is `led`."""
-        e = self.eff[slot]
-        if e == TRUMP or e == led:
+        if self.bids[led] >> slot & 1:
             return self.power[slot]
         return _NOT_IN_TRICK
 
