@@ -49,6 +49,47 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "ro": "Cititorul locului {seat} nu răspunde.",
         "hu": "A(z) {seat}. hely olvasója nem válaszol.",
     },
+    # ----- the rules of the refusals in one short line (`Catalogue.rule`) -----
+    "table_hand_full.rule": {
+        "en": "Seat {seat} has all {count} cards",
+        "ro": "Locul {seat} are toate cele {count}",
+        "hu": "Megvan mind a {count} lap",
+    },
+    "table_already_read.rule": {
+        "en": "The {card_short} was read for seat {owner}",
+        "ro": "{card_short} e citit pentru locul {owner}",
+        "hu": "{card_short} a(z) {owner}. helyé",
+    },
+    "table_unknown_uid.rule": {
+        "en": "Unknown card: enroll it first",
+        "ro": "Carte necunoscută: înregistreaz-o",
+        "hu": "Ismeretlen lap: előbb vedd fel",
+    },
+    "table_not_in_pack.rule": {
+        "en": "{code}: not from this game's pack",
+        "ro": "{code}: nu e din pachetul jocului",
+        "hu": "{code}: nem a játék paklijából",
+    },
+    "table_already_enrolled.rule": {
+        "en": "Already the {card_short} of pack {pack}",
+        "ro": "Deja {card_short} din pachetul {pack}",
+        "hu": "Már a(z) {pack}. pakli {card_short} lapja",
+    },
+    "table_revoke.rule": {
+        "en": "Revoke: no {suit_sign} {suit_name} in trick {trick}",
+        "ro": "Renonț: fără {suit_sign} {suit_name} la mâna {trick}",
+        "hu": "Hiba: {trick}. ütésben nem adott {suit_sign} {suit_name}",
+    },
+    "table_no_match.rule": {
+        "en": "No match: OK starts one",
+        "ro": "Niciun meci: OK începe unul",
+        "hu": "Nincs mérkőzés: OK indít",
+    },
+    "table_reader_offline.rule": {
+        "en": "Reader of seat {seat} offline",
+        "ro": "Cititorul locului {seat} nu merge",
+        "hu": "A(z) {seat}. hely olvasója nem megy",
+    },
 }
 
 #: The table's own codes.
