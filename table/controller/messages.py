@@ -61,9 +61,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "hu": "{card_short} a(z) {owner}. helyé",
     },
     "table_unknown_uid.rule": {
-        "en": "Unknown card: enroll it first",
-        "ro": "Carte necunoscută: înregistreaz-o",
-        "hu": "Ismeretlen lap: előbb vedd fel",
+        "en": "Unknown card: admin tag, then Enroll",
+        "ro": "Carte necunoscută: admin, apoi Înregistrare",
+        "hu": "Ismeretlen lap: admin címke, majd Felvétel",
     },
     "table_not_in_pack.rule": {
         "en": "{code}: not from this game's pack",

@@ -8,6 +8,7 @@ Only generic facts of the engine are used (`Game.title`, `team_of`,
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from engine import messages
@@ -28,6 +29,7 @@ from table.screens.view import (
     PlayView,
     ProgressView,
     SeatCell,
+    Sign,
     TeamLine,
     TextView,
     View,
@@ -152,7 +154,8 @@ class Presenter:
                 title = _("Seat {seat}").format(seat=ov.title)
             else:
                 title = _("Not accepted")
-            return ErrorView(str(title), ov.message)
+            card = CardFace.of(ov.card, ov.family) if ov.card and len(ov.card) == 2 else None
+            return ErrorView(str(title), ov.message, sign_parts(ov.rule, ov.family), card)
         if ov is not None and ov.kind == "notice":
             return TextView(Header(ov.title), (ov.message,))
         state = self.m.state
@@ -462,6 +465,47 @@ class Presenter:
         return TextView(Header(str(_("Reset the match?"))),
                         (str(_("The match is closed; the journal keeps it.")),),
                         str(_("OK yes · UNDO no")))
+
+
+def sign_parts(text: str, family: str) -> tuple[str | Sign, ...]:
+    """A line of text with the suits' signs (`engine.messages.suit_sign`) as
+    `Sign`s, which the screens draw as the suits' icons."""
+    signs = {ch: suit for suit, ch in messages.SUIT_SIGNS.get(family, {}).items()}
+    parts: list[str | Sign] = []
+    run = ""
+    for ch in text:
+        if ch in signs:
+            if run:
+                parts.append(run)
+            parts.append(Sign(signs[ch], family))
+            run = ""
+        else:
+            run += ch
+    if run:
+        parts.append(run)
+    return tuple(parts)
+
+
+def legal_cards(hand: Hand, seat: int, held: Iterable[Card] | None = None) -> frozenset[Card]:
+    """The cards `seat` may play now, for highlighting a player's hand (the
+    simulator): of `held` (the cards in the player's hand, when the table
+    does not know the hands), or of the seat's hand as the table knows it.
+    Empty when it is not `seat`'s turn to play a card to the trick."""
+    flow = hand.flow
+    step = hand.step()
+    if flow is None or flow.deal is None or step is None or step.kind != "play" \
+            or step.seat != seat:
+        return frozenset()
+    deal = flow.deal
+    if held is None:
+        if not deal.hands_known:
+            return frozenset()
+        return frozenset(deal.legal_cards(seat))
+    cards = list(held)
+    if deal.hands_known:
+        return frozenset(c for c in cards if deal.is_legal(seat, c))
+    return frozenset(hand.game.legal_subset(deal.trump, deal.current_trick, cards,
+                                            **deal.context()))
 
 
 def _value(v: Any) -> str:
