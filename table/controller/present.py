@@ -123,6 +123,24 @@ class Presenter:
             return str(_("{team} win the match").format(team=names[w]))
         return str(_("No winner: a draw"))
 
+    def match_words(self, match: Any) -> str:
+        """A match in one line of words, in the table's language, for a log or
+        a summary: "Match over: 1+3 win the match. 1+3 masters, 2+4 slaves.
+        Hands: 3." (the JSON state numbers seats and teams from 0; this line
+        names the teams by their seats, from 1)."""
+        _ = self._
+        state = match.state.to_json()
+        game = match.game
+        parts = [self.status_text(game, match.state.standing())]
+        if state.get("over"):
+            parts.insert(0, self.winner_text(game, state))
+        if isinstance(state.get("dealer"), int) and not state.get("over"):
+            parts.append(str(_("Next dealer: {seat}").format(seat=self.seat(state["dealer"]))))
+        if isinstance(state.get("hands"), int):
+            parts.append(str(_("Hands played: {n}").format(n=state["hands"])))
+        head = str(_("Match over") if state.get("over") else _("Match"))
+        return f"{head}: " + "; ".join(p for p in parts if p) + "."
+
     def header(self, hand: Hand | None = None, detail: str = "") -> Header:
         if self.m.club_offline:  # the club room cannot be reached: a small mark
             detail = f"\u2298 {detail}".rstrip()
