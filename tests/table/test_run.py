@@ -5,8 +5,8 @@ errors for bad input (nothing written), and the card registry's commands."""
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
