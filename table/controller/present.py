@@ -320,8 +320,10 @@ class Presenter:
         if step is None or not step.choices or step.kind == "choose":
             return ""
         choice = step.choices[self.m.choice_cursor() % len(step.choices)]
-        return str(self._("OK: {choice}").format(
-            choice=self.choice_label(hand, step.prompt, choice)))
+        label = self.choice_label(hand, step.prompt, choice)
+        if len(step.choices) > 1:      # MENU shows the other choices
+            return str(self._("MENU next · OK: {choice}").format(choice=label))
+        return str(self._("OK: {choice}").format(choice=label))
 
     def v_match_hand_play(self) -> View:
         _ = self._
