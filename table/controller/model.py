@@ -188,8 +188,13 @@ class TableModel:
 
     def rule(self, reason: str, **params: Any) -> str:
         """The rule of a refusal in one short line (`Catalogue.rule`), in the
-        table's language, with seats written as the table names them."""
-        return self.catalogue().rule(reason, self.lang, **self._seat_names(params))
+        table's language, with seats written as the table names them; empty
+        (the screen shows the whole sentence) if its parameters are missing."""
+        try:
+            return self.catalogue().rule(reason, self.lang, **self._seat_names(params))
+        except ValueError as err:     # a refusal raised without a rule's parameter: a bug
+            log.warning("no short rule for %s: %s", reason, err)
+            return ""
 
     def catalogue(self) -> messages.Catalogue:
         """The sentences the table shows: the chosen game's and the table's own."""

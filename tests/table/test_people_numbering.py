@@ -57,3 +57,21 @@ def test_the_screen_and_the_sentences_agree_on_seat_numbers():
     assert rig.view.message == "It is seat 1's turn, not seat 3's."
     assert "".join(p for p in rig.view.rule if isinstance(p, str)) == "Wait: seat 1 plays now"
     rig.close()
+
+
+def test_a_rule_missing_a_parameter_falls_back_to_the_sentence(caplog):
+    from engine.messages import Catalogue
+
+    rig = make_rig("open")
+    rig.press("ok")
+    model = rig.ctl.model
+    broken = Catalogue({"odd": {"en": "Seat {seat} did something odd.", "ro": "Ciudat {seat}.",
+                                "hu": "Furcsa {seat}."},
+                        "odd.rule": {"en": "Odd {nothing}", "ro": "{nothing}", "hu": "{nothing}"}})
+    model._catalogue = (model.session.selection.game, model.catalogue() | broken)
+    model.refuse(1, "odd")
+    view = rig.ctl.presenter.view()
+    assert view.title == "Seat 2" and view.rule == ()
+    assert view.message == "Seat 2 did something odd."
+    assert "no short rule for odd" in caplog.text
+    rig.close()
