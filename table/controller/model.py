@@ -222,8 +222,9 @@ class TableModel:
         self.overlay = Overlay("error", title, text, seat, until, reason, rule,
                                str(card) if card is not None else None, family)
         self.buzzes.append("error")
+        # `params`: for another medium (a voice) to say the same refusal its own way
         self.notify("refused", text, seat=seat, reason=reason, rule=rule,
-                    card=str(card) if card is not None else None)
+                    card=str(card) if card is not None else None, params=dict(params))
 
     def refuse_error(self, seat: int | None, err: EngineError) -> None:
         params = dict(err.params)

@@ -75,3 +75,22 @@ def test_a_rule_missing_a_parameter_falls_back_to_the_sentence(caplog):
     assert view.message == "Seat 2 did something odd."
     assert "no short rule for odd" in caplog.text
     rig.close()
+
+
+def test_a_refusal_notice_carries_what_a_voice_needs_to_say_it():
+    from engine.registry import catalogue
+
+    rig = make_rig("open")
+    rig.press("ok")
+    heard = []
+    rig.ctl.model.listeners.append(heard.append)
+    rig.tap(DEALER, "9b")
+    rig.tap(0, "Kb")
+    rig.tap(2, "Oa")                                   # out of turn
+    refused = [n for n in heard if n.kind == "refused"][-1]
+    assert refused.data["reason"] == "not_your_turn"
+    assert refused.data["rule"] == "Wait: seat 2 plays now"
+    spoken = catalogue("filicau").rule(refused.data["reason"], "ro", signs=False,
+                                       **refused.data["params"])
+    assert spoken == "Stai: acum joacă locul 2"
+    rig.close()
