@@ -279,8 +279,14 @@ class Presenter:
         assert flow is not None
         family = hand.game.pack.family
         cards = tuple(face(c, family) for c in flow.shown)
+        lines = [self.prompt(hand)]
+        step = hand.step()
+        if step is not None and step.choices and step.kind != "choose":
+            choice = step.choices[self.m.choice_cursor() % len(step.choices)]
+            lines.append(self.choice_help(hand, step.prompt, choice))
         return TextView(self.header(hand, str(_("Hand {n}").format(n=hand.number))),
-                        (self.prompt(hand),), self.banner() or self.current_choice(hand), cards)
+                        tuple(x for x in lines if x),
+                        self.banner() or self.current_choice(hand), cards)
 
     def v_match_hand_card(self) -> View:
         return self.v_match_hand_show()
@@ -293,8 +299,19 @@ class Presenter:
         labels = tuple(self.choice_label(hand, step.prompt, c) for c in step.choices)
         who = str(_("Seat {seat}").format(seat=self.seat(step.seat))) \
             if step.seat is not None else ""
+        cursor = self.m.choice_cursor()
+        help_ = self.choice_help(hand, step.prompt, step.choices[cursor % len(step.choices)]) \
+            if step.choices else ""
         return ChoiceView(self.header(hand, who), self.prompt(hand), labels,
-                          self.m.choice_cursor(), str(_("MENU next · OK choose")))
+                          cursor, str(_("MENU next · OK choose")), help_)
+
+    def choice_help(self, hand: Hand, prompt: str, choice: str) -> str:
+        """What `choice` does, in one line (the game's `<prompt>_<word>.help`),
+        or "" when the game says nothing more than the choice's label."""
+        key = f"{prompt}_{choice.partition(':')[0]}.help"
+        if key not in self.m.catalogue():
+            return ""
+        return self.m.message(key, family=hand.game.pack.family)
 
     def choice_label(self, hand: Hand, prompt: str, choice: str) -> str:
         """A choice in words: a seat number as the seat's name, a word the

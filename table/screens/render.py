@@ -384,8 +384,11 @@ def render_choice(v: ChoiceView, size: tuple[int, int]) -> Image.Image:
     y = c.header(v.header)
     p = c.layout.pitch
     bottom = c.hint(v.hint)
-    prompt = c.wrap(v.prompt)
     room = (bottom - y) // p
+    prompt = c.wrap(v.prompt)
+    if v.help:       # what the highlighted choice does: under the prompt, or instead of it
+        helps = c.wrap(v.help)
+        prompt = prompt + helps if room >= len(prompt) + len(helps) + 2 else helps
     n_prompt = min(len(prompt), max(1, room - 1)) if room > 1 else 0
     y = c.lines(y, prompt[:n_prompt], bottom)
     _list(c, y, bottom, v.choices, v.cursor)

@@ -76,11 +76,15 @@ class ProgressView:
 
 @dataclass(frozen=True)
 class ChoiceView:
+    """A step with choices: the prompt, the choices (the cursor's one
+    highlighted), what the highlighted choice does (`help`), the buttons."""
+
     header: Header
     prompt: str
     choices: tuple[str, ...]
     cursor: int
     hint: str = ""
+    help: str = ""
 
 
 @dataclass(frozen=True)

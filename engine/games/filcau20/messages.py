@@ -220,8 +220,23 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "filcau20_name_trump_b": ("Bells", "Dubă", "Tök"),
 }
 
+#: What each choice does, in a line of the table's small screen (`<label>.help`).
+_HELP: dict[str, tuple[str, str, str]] = {
+    "filcau20_cut_or_knock_cut": ("Cut: 3 cards, then fris", "Tai: 3 cărți, apoi fris",
+                                  "Emel: 3 lap, majd fris"),
+    "filcau20_cut_or_knock_knock": ("Knock: 5 cards at once", "Bați: 5 cărți deodată",
+                                    "Kopog: 5 lap egyszerre"),
+    "filcau20_fris_pass": ("Pass: no fris", "Treci: fără fris", "Passz: nincs fris"),
+    "filcau20_fris_deal": ("Deal: 2 more cards each", "Împarte: încă 2 cărți",
+                           "Oszd: még 2 lap"),
+    "filcau20_bind_pass": ("Pass: you do not bind", "Treci: nu legi", "Passz: nem kötsz"),
+    "filcau20_bind_closed": ("Closed: 5 trumps", "Închis: 5 tromfi", "Zárva: 5 adu"),
+    "filcau20_bind_bind": ("Bind: claim the trumps", "Legi: ceri tromful", "Kötsz: adut kérsz"),
+}
+
 MESSAGES = CORE | Catalogue({
     **_TEXTS,
+    **{key + ".help": {"en": en, "ro": ro, "hu": hu} for key, (en, ro, hu) in _HELP.items()},
     **{key: {"en": en, "ro": ro, "hu": hu} for key, (en, ro, hu) in _LABELS.items()},
 })
 

@@ -114,8 +114,18 @@ for _s, (_en, _ro, _hu) in _SUITS.items():
         f"Marriage in {_en} +20", f"Mariaj de {_ro} +20", f"{_hu.capitalize()} házasság +20")
 
 
+#: What each choice does, in a line of the table's small screen (`<label>.help`).
+_HELP: dict[str, tuple[str, str, str]] = {
+    "fildinsky_declare_pass": ("Pass: no meld now", "Pas: fără anunț", "Passz: nincs bemondás"),
+    "fildinsky_declare_exchange": ("Exchange: 7 for turn-up", "Schimbi 7 cu cea întoarsă",
+                                   "Hetest a felfordítottra"),
+    "fildinsky_draw_unknown": ("Not shown: stays hidden", "Nearătată: rămâne ascunsă",
+                               "Nem mutatta: rejtve marad"),
+}
+
 MESSAGES = CORE | Catalogue({
     **_TEXTS,
+    **{key + ".help": {"en": en, "ro": ro, "hu": hu} for key, (en, ro, hu) in _HELP.items()},
     **{key: {"en": en, "ro": ro, "hu": hu} for key, (en, ro, hu) in _CHOICES.items()},
 })
 

@@ -84,6 +84,12 @@ MESSAGES = CORE | Catalogue({
     "play_redeal": {"en": "New deal", "ro": "Împărțire nouă", "hu": "Újraosztás"},
     "play_denounce": {"en": "Denounce", "ro": "Denunț", "hu": "Bejelentés"},
     "sueca_denounce_window_accept": {"en": "Accept", "ro": "Accept", "hu": "Elfogad"},
+    # what each choice does, in a line of the table's small screen
+    "sueca_denounce_window_accept.help": {"en": "Accept: count the hand",
+                                          "ro": "Accept: se numără", "hu": "Elfogad: számolás"},
+    "sueca_denounce_window_denounce.help": {"en": "Denounce: name a revoke",
+                                            "ro": "Denunț: arăți renunțul",
+                                            "hu": "Bejelentés: hibát jelzel"},
     "sueca_denounce_window_denounce": {"en": "Denounce", "ro": "Denunț", "hu": "Bejelentés"},
 })
 
