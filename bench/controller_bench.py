@@ -9,16 +9,23 @@ Measures, on this machine:
   with the controller running on its own thread, the journal on disk (WAL,
   synchronous FULL) and every accepted play journaled before it is shown;
   p50 and p99 over every play of many Filicău hands (hands scanned first);
+* refused card -> frame: one play in four is first tried with a card the
+  table must refuse (not following suit, or out of turn: bench/refusals.py),
+  timed the same way up to its error screen;
 * the journal's cost per event: one `append` (an fsync) on the same disk;
 * peak memory of the whole process (max resident set size);
 * start to ready: a new process that imports everything, opens a state
   folder, replays its journal and shows the first frame (an empty journal,
-  and one holding a long match).
+  and one holding a long match);
+* the state machine's own cost per trigger (a card read in a hand): the
+  table's flat machine, the nested one it replaced, and a flat dispatch
+  (a dict of precomputed transitions) as the baseline, in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import statistics
@@ -34,9 +41,14 @@ sys.path.insert(0, str(ROOT))
 
 from hw_mocks.bot import Bot  # noqa: E402
 from hw_mocks.table import MockTable  # noqa: E402
-from table.controller import Controller  # noqa: E402
+from table.controller import Controller, machine  # noqa: E402
 from table.journal import Journal  # noqa: E402
 from table.settings import TableSettings  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from refusals import refusal_for  # noqa: E402
+
+ZERO_2W = 13   # single-thread CPython on a Pi Zero 2 W against one core here
 
 
 def percentile(values, p):
@@ -52,11 +64,25 @@ class FrameProbe:
     def __init__(self, display):
         self.event = threading.Event()
         self.at = 0.0
+        self.cpu_at = 0.0       # the controller thread's CPU time at the frame
+        self.cpu_from = 0.0     # ... and when it took the event (see `watch`)
         display.on_frame(self._frame)
 
     def _frame(self, image):
         self.at = time.perf_counter()
+        self.cpu_at = time.thread_time()
         self.event.set()
+
+    def watch(self, ctl):
+        """Note the controller thread's CPU time as it starts on each event,
+        so that the CPU an event costs is known whatever the machine's load."""
+        handle = ctl.handle
+
+        def timed(event):
+            self.cpu_from = time.thread_time()
+            return handle(event)
+
+        ctl.handle = timed
 
 
 def event_to_frame(hands, state_dir):
@@ -67,6 +93,7 @@ def event_to_frame(hands, state_dir):
                           seed_source=lambda: seeds.randrange(2**62))
     ctl.registry.enroll_virtual("german32")
     probe = FrameProbe(mock.display)
+    probe.watch(ctl)
     ctl.start()
     mock.press("ok")
     ctl.wait_idle()
@@ -74,41 +101,62 @@ def event_to_frame(hands, state_dir):
     bot = Bot(game, random.Random(2),
               lambda c, k: ctl.registry.uid_for(c, game.pack.family, k))
     latencies = []
+    refusals = []
+    cpu = {"play": [], "refusal": []}
+    rng = random.Random(3)
+    refused = [0]   # counted as they come: the notices' deque keeps the last 200
+    ctl.on_notice(lambda n: refused.__setitem__(0, refused[0] + (n.kind == "refused")))
 
-    def tap(move, measure):
+    def tap(move, into):
         probe.event.clear()
         t0 = time.perf_counter()
         mock.readers.arrive(move.place, move.uid)
-        if measure:
+        if into is not None:
             if not probe.event.wait(5):
                 raise RuntimeError(f"no frame after {move}")
-            latencies.append(probe.at - t0)
+            into.append(probe.at - t0)
+            cpu["refusal" if into is refusals else "play"].append(probe.cpu_at - probe.cpu_from)
         mock.readers.leave(move.place, move.uid)
         ctl.wait_idle()
 
     for _ in range(hands):
         bot.new_hand(ctl.session.match.hand.state, "scan")
         for m in bot.scan_moves():
-            tap(m, measure=False)
-        while (m := bot.next_move()) is not None:
-            tap(m, measure=True)
+            tap(m, None)
+        while True:
+            # one play in four is first tried with a card the table must refuse
+            wrong = refusal_for(bot, rng) if rng.random() < 0.25 else None
+            if wrong is not None:
+                before = refused[0]
+                tap(wrong, refusals)
+                if refused[0] != before + 1:
+                    raise RuntimeError(f"the table did not refuse {wrong}")
+            m = bot.next_move()
+            if m is None:
+                break
+            tap(m, latencies)
+        if ctl.model.overlay is not None:   # a message first: OK takes it away
+            mock.press("ok")
+            ctl.wait_idle()
         mock.press("ok")
         ctl.wait_idle()
     entries = ctl.journal.count()
     ctl.close()
     mock.close()
-    return latencies, entries
+    return latencies, refusals, cpu, entries
 
 
 def journal_cost(state_dir, n=300):
+    """Wall and CPU time of each append (the difference: the fsync's wait)."""
     j = Journal(Path(state_dir) / "cost.sqlite")
-    times = []
+    times, cpu = [], []
     for i in range(n):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         j.append("card", {"seat": i % 4, "card": "Kh", "uid": "F0CA0101526801", "place": i % 4})
         times.append(time.perf_counter() - t0)
+        cpu.append(time.thread_time() - c0)
     j.close()
-    return times
+    return times, cpu
 
 
 READY_SCRIPT = """
@@ -135,6 +183,64 @@ def start_to_ready(state_dir, runs=5):
     return times
 
 
+class _Bare:
+    """A model with the table's guards (all answering False, so that a card
+    read in a hand goes past the admin tag check to `take_card`) and actions
+    that do nothing: the state machine's own cost, without the table's."""
+
+
+for _name in {n for t in machine.TRANSITIONS for k in ("conditions", "after")
+              for n in ([t[k]] if isinstance(t.get(k), str) else t.get(k) or [])}:
+    setattr(_Bare, _name, lambda self, *args: False)
+
+
+def flat_dispatch(model, trigger, *args):
+    """The baseline: a dict from (state, trigger) to the transitions to try,
+    precomputed from the same tables, and a loop over them."""
+    for conditions, after, dest in FLAT[(model.state, trigger)]:
+        if all(getattr(model, c)(*args) for c in conditions):
+            if dest is not None:
+                model.state = dest
+            for a in after:
+                getattr(model, a)(*args)
+            return True
+    return False
+
+
+def _listed(value):
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+FLAT = {}
+
+
+def trigger_costs(n=20000):
+    """Microseconds per `read` of a card in a hand (the hottest trigger): the
+    table's machine (flat, `transitions.Machine`), the nested machine it
+    replaced (`HierarchicalMachine`), and the flat dispatch baseline."""
+    for t in machine.flat_transitions():
+        FLAT.setdefault((t["source"], t["trigger"]), []).append(
+            (_listed(t.get("conditions")), _listed(t.get("after")), t["dest"]))
+    out = {}
+    for name, build in (("flat", machine.build), ("nested", machine.nested), ("dict", None)):
+        model = _Bare()
+        if build is not None:
+            build(model)
+            fire = model.read
+        else:
+            def fire(place, uid, model=model):
+                return flat_dispatch(model, "read", place, uid)
+        model.state = "match_hand_play"
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fire(2, "04A1B2C3")
+            best = min(best, (time.perf_counter() - t0) / n)
+        out[name] = best * 1e6
+    return out
+
+
 def ms(x):
     return f"{x * 1000:.2f} ms"
 
@@ -147,8 +253,8 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cardtable-bench-", dir=args.dir) as tmp:
         tmp = Path(tmp)
-        latencies, entries = event_to_frame(args.hands, tmp / "match")
-        cost = journal_cost(tmp)
+        latencies, refusals, cpu, entries = event_to_frame(args.hands, tmp / "match")
+        cost, cost_cpu = journal_cost(tmp)
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         empty = start_to_ready(tmp / "empty")
         full = start_to_ready(tmp / "match")
@@ -160,6 +266,19 @@ def main():
     print(f"| event -> frame, p50 (incl. journal write) | {ms(percentile(latencies, 50))} |")
     print(f"| event -> frame, p99 (incl. journal write) | {ms(percentile(latencies, 99))} |")
     print(f"| event -> frame, max | {ms(max(latencies))} |")
+    print(f"| refused card -> error frame, p50 / p99 (nothing journaled; a whole frame) | "
+          f"{ms(percentile(refusals, 50))} / {ms(percentile(refusals, 99))} |")
+    sync = percentile(cost, 50) - percentile(cost_cpu, 50)
+    for name, label in (("play", "play"), ("refusal", "refused card")):
+        c = cpu[name]
+        print(f"| controller thread CPU per {label} (thread time), p50 / p99 | "
+              f"{ms(percentile(c, 50))} / {ms(percentile(c, 99))} |")
+    print(f"| Zero 2 W estimate, CPU x {ZERO_2W} (+ the journal's fsync wait here, p50, for "
+          f"plays): play p50 / p99; refusal p50 / p99 | "
+          f"{ms(percentile(cpu['play'], 50) * ZERO_2W + sync)} / "
+          f"{ms(percentile(cpu['play'], 99) * ZERO_2W + sync)}; "
+          f"{ms(percentile(cpu['refusal'], 50) * ZERO_2W)} / "
+          f"{ms(percentile(cpu['refusal'], 99) * ZERO_2W)} |")
     print(f"| journal append, mean / p50 / p99 | {ms(statistics.mean(cost))} / "
           f"{ms(percentile(cost, 50))} / {ms(percentile(cost, 99))} |")
     print(f"| peak memory (max RSS of the benchmark process) | {peak_mb:.1f} MB |")
@@ -168,8 +287,28 @@ def main():
     print(f"| start to ready, {entries}-entry journal (median of 5) | "
           f"{ms(statistics.median(full))} |")
     print()
-    print(f"plays measured: {len(latencies)}; journal entries written: {entries}")
+    print(f"plays measured: {len(latencies)}; refusals measured: {len(refusals)}; "
+          f"journal entries written: {entries}")
+    print(f"Zero 2 W estimate: the controller thread's CPU per event x {ZERO_2W} "
+          "(single-thread CPython there is 12-15 times slower), plus for plays the journal's "
+          "fsync wait as measured here (append wall minus CPU, p50); wall-clock figures "
+          f"depend on this machine's load (load average now {os.getloadavg()[0]:.1f})")
+    costs = trigger_costs()
+    print()
+    print("The state machine alone, a card read in a hand (best of 5 x 20,000; "
+          "guards and actions doing nothing):")
+    print()
+    print("| machine | per trigger | ratio to the flat dispatch | Zero 2 W estimate x13 |")
+    print("|---|---|---|---|")
+    for name, label in (("flat", "the table's: flat `transitions.Machine` over the leaves"),
+                        ("nested", "nested `HierarchicalMachine` (before)"),
+                        ("dict", "baseline: a dict of precomputed transitions and a loop")):
+        print(f"| {label} | {costs[name]:.1f} µs | {costs[name] / costs['dict']:.1f}x | "
+              f"{costs[name] * 13 / 1000:.2f} ms |")
 
 
 if __name__ == "__main__":
+    from pinning import one_core
+
+    one_core()
     main()

@@ -73,4 +73,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from pinning import one_core
+
+    one_core()
     main()

@@ -339,4 +339,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    from pinning import one_core
+
+    one_core()
     sys.exit(main())

@@ -178,4 +178,7 @@ def whole_deals_fildinsky(deals: int) -> dict[str, float]:
 
 
 if __name__ == "__main__":
+    from pinning import one_core
+
+    one_core()
     main()

@@ -14,20 +14,24 @@ entry points:
 
 Entry points are read from the installed metadata (`pip install .` or
 `pip install -e .`): after adding one to pyproject.toml, install again.
+`importlib.metadata` is imported only when they are first read (it is one
+of the costliest imports of a start on a small Pi), and read once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.metadata import EntryPoint, entry_points
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     from PIL.Image import Image
 
     from table.config import Config
     from table.doctor import DoctorParts
-    from table.ports import Ports, Post
+    from table.ports import Display, Ports, Post
 
 HARDWARE_GROUP = "cardtable.hardware"
 COMMANDS_GROUP = "cardtable.commands"
@@ -120,9 +124,12 @@ class Backend:
     name = "?"
 
     def open_ports(self, config: Config,
-                   announce: Callable[[str], None] | None = None) -> Ports:
+                   announce: Callable[[str], None] | None = None,
+                   first_frame: Callable[[Display], None] | None = None) -> Ports:
         """The table's ports as `config` wires them (closed by `close_ports`);
-        `announce` is told what the backend chose (e.g. the pin library)."""
+        `announce` is told what the backend chose (e.g. the pin library);
+        `first_frame` is given the display as soon as it is open, before the
+        other parts (the table says it is starting while they load)."""
         raise BackendError(f"the {self.name} hardware does not run a configured table")
 
     def close_ports(self, ports: Ports) -> None:
@@ -142,7 +149,31 @@ class Backend:
 # ----- finding them by name -------------------------------------------------------------
 
 def _entries(group: str) -> list[EntryPoint]:
-    return sorted(entry_points(group=group), key=lambda ep: ep.name)
+    return list(_installed(group))
+
+
+@lru_cache(maxsize=4)
+def _installed(group: str) -> tuple[EntryPoint, ...]:
+    from importlib.metadata import entry_points
+
+    return tuple(sorted(entry_points(group=group), key=lambda ep: ep.name))
+
+
+#: The distribution this module ships in: its own entry points are looked at
+#: first, without reading every installed package's (`_named`).
+DISTRIBUTION = "cardtable"
+
+
+def _named(group: str, name: str) -> list[EntryPoint]:
+    """The entry points called `name` in `group`: cardtable's own if it has
+    one (reading one package's metadata), else every installed package's."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        own = list(distribution(DISTRIBUTION).entry_points.select(group=group, name=name))
+    except PackageNotFoundError:   # run from a checkout that is not installed
+        own = []
+    return own or [ep for ep in _entries(group) if ep.name == name]
 
 
 def backend_names() -> list[str]:
@@ -153,7 +184,7 @@ def backend_names() -> list[str]:
 def load_backend(name: str) -> Backend:
     """The hardware backend called `name`; `BackendNotInstalled` when no
     installed package provides it."""
-    found = [ep for ep in _entries(HARDWARE_GROUP) if ep.name == name]
+    found = _named(HARDWARE_GROUP, name)
     if not found:
         raise BackendNotInstalled(name, backend_names())
     try:

@@ -6,6 +6,11 @@ sets `handler` (a function of the parsed arguments returning an exit status).
 Commands that only exist with another package (`sim`, from `hw_mocks`) are
 registered by it through the entry-point group `cardtable.commands`
 (`table.backends.extra_commands`).
+
+Start-up is what a player waits for: a command named in `COMMANDS` builds
+only its own parser (imports only its own module); the whole parser, with
+the installed packages' entry points read, is built for everything else
+(help, a mistyped name, `sim`).
 """
 
 from __future__ import annotations
@@ -15,8 +20,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-
-from table.backends import extra_commands
+from typing import Any
 
 COMMANDS: dict[str, str] = {
     "referee": "table.commands.referee:add_parser",
@@ -25,31 +29,74 @@ COMMANDS: dict[str, str] = {
     "run": "table.commands.run:add_parser",
     "export": "table.commands.export:add_parser",
     "enroll": "table.commands.enroll:add_parser",
+    "badges": "table.commands.badges:add_parser",
     "journal": "table.commands.journal:add_parser",
     "hub-update": "table.commands.hub_update:add_parser",
     "hub": "table.commands.hub:add_parser",
     "review": "table.commands.review:add_parser",
+    "history": "table.commands.history:add_parser",
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every command, or with `only` (a name in
+    `COMMANDS`) just that one, as the whole parser would parse it."""
     parser = argparse.ArgumentParser(
         prog="cardtable",
         description="A referee for real card tables (Filicău, Filkó, Filcău, Sueca, Fildinsky).",
     )
+    version = f"cardtable {__version__()}"
+    parser.add_argument("--version", action="version", version=version,
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for _, add_extra in extra_commands():
-        add_extra(sub)
-    for target in COMMANDS.values():
+    if only is None:
+        from table.backends import extra_commands
+
+        for _, add_extra in extra_commands():
+            add_extra(sub)
+    for name, target in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         module, func = target.split(":")
         try:
             add = getattr(importlib.import_module(module), func)
         except ModuleNotFoundError as exc:
             if exc.name != module:
                 raise
+            if only is not None:   # not in this installation: say so as the whole parser does
+                return build_parser()
             continue
         add(sub)
+    # `cardtable run --version` too, and every subcommand's own subcommands
+    _add_version(sub, version)
     return parser
+
+
+def __version__() -> str:
+    """The installed distribution's version (a checkout not installed: its pyproject's)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardtable")
+    except PackageNotFoundError:
+        import tomllib
+        from pathlib import Path
+
+        pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+        try:
+            return str(tomllib.loads(pyproject.read_text())["project"]["version"])
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "unknown"
+
+
+def _add_version(sub: Any, version: str) -> None:
+    for p in set(sub.choices.values()):
+        if not any("--version" in a.option_strings for a in p._actions):
+            p.add_argument("--version", action="version", version=version,
+                           help="print the version and exit")
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                _add_version(a, version)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,7 +112,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    # the command is the first word (the parser itself has no option but --help)
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -201,6 +201,30 @@ class GpioConfig:
     pin_factory: str = setting("auto", OneOf(PIN_FACTORIES))
 
 
+#: [voice] language: "table" speaks the table's language (its screen's).
+VOICE_LANGUAGES: tuple[str, ...] = ("table", "en", "ro", "hu")
+
+
+def _alsa_device_problem(value: Any) -> str | None:
+    problem = Text(80).problem(value)
+    if problem is None and any(c.isspace() for c in value):
+        return (f"must be an ALSA device name without spaces, like \"default\" or "
+                f"\"plughw:1,0\" (see `aplay -L`), not {_show(value)}")
+    return problem
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    """[voice]: the table speaks through espeak-ng (docs/setup.md)."""
+
+    enabled: bool = setting(False, Flag())
+    language: str = setting("table", OneOf(VOICE_LANGUAGES))
+    device: str = setting("default", Custom(_alsa_device_problem))
+    rate: int = setting(160, Whole(80, 450))
+    volume: int = setting(100, Whole(0, 200))
+    cards: bool = setting(True, Flag())
+
+
 def _reference_seats(reset_pin: int | None = 25) -> tuple[SeatConfig, ...]:
     """The wiring of docs/hardware.md for four seats."""
     wiring = ((0, 0, 4), (0, 1, 27), (1, 0, 22), (1, 1, 23))
@@ -227,6 +251,7 @@ class Config:
     leds: LedsConfig = field(default_factory=LedsConfig)
     buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
     gpio: GpioConfig = field(default_factory=GpioConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
     state_dir: Path = Path(DEFAULT_STATE_DIR)
     source: Path | None = None
     #: The `[club]` section (table.club.config), None without one.
@@ -539,6 +564,10 @@ class _Checker:
         gpio_sec = top.section("gpio")
         gpio = GpioConfig(**gpio_sec.settings(GpioConfig, "pin_factory"))
         gpio_sec.finish()
+        voice_sec = top.section("voice")
+        voice = VoiceConfig(**voice_sec.settings(VoiceConfig, *(
+            f.name for f in dataclasses.fields(VoiceConfig))))
+        voice_sec.finish()
         settings = self.table(table, seats, dealer, display)
         top.used.add("club")
         club = check_club(data.get("club"), self.add)
@@ -551,8 +580,8 @@ class _Checker:
             return Config()
         return Config(table=settings, direction=direction, seats=seats, dealer=dealer,
                       readers=readers, hub=hub, display=display, buttons=buttons, leds=leds,
-                      buzzer=buzzer, gpio=gpio, state_dir=Path(state_dir), source=source,
-                      club=club)
+                      buzzer=buzzer, gpio=gpio, voice=voice, state_dir=Path(state_dir),
+                      source=source, club=club)
 
     # ----- [table] ---------------------------------------------------------------
 
@@ -906,7 +935,7 @@ def dump(config: Config) -> str:
                   f"led = {_toml_value(seat.led)}"]
     if config.dealer is not None:
         lines += ["", "[dealer]", f"reader = {_toml_value(_reader_table(config.dealer))}"]
-    for name in ("hub", "display", "buttons", "leds", "buzzer", "gpio"):
+    for name in ("hub", "display", "buttons", "leds", "buzzer", "gpio", "voice"):
         section = getattr(config, name)
         lines += ["", f"[{name}]"]
         for f in dataclasses.fields(section):
@@ -947,5 +976,12 @@ def summary(config: Config) -> str:
     lines.append(f"status LED: {status}; buzzer: {buzzer}")
     if config.uses_hub():
         lines.append(f"reader hub: {config.hub.port} (USB id {config.hub.usb_id})")
+    v = config.voice
+    if v.enabled:
+        lang = "the table's language" if v.language == "table" else v.language
+        lines.append(f"voice: on, {lang}, ALSA device {v.device}, rate {v.rate}, "
+                     f"volume {v.volume}")
+    else:
+        lines.append("voice: off")
     lines.append(f"state kept in {config.state_dir}")
     return "\n".join(lines)

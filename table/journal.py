@@ -280,6 +280,11 @@ class Journal:
             raise JournalError(f"the journal {self.path} has no entry {seq}")
         return _entry(self.path, *rows[0])
 
+    def written_at(self, seq: int) -> float | None:
+        """When entry `seq` was written (seconds since the epoch), None if absent."""
+        rows = self._rows("SELECT at FROM entries WHERE seq = ?", (seq,))
+        return float(rows[0][0]) if rows and rows[0][0] is not None else None
+
     def last(self, kinds: Iterable[str]) -> JournalEntry | None:
         """The newest entry of one of these kinds."""
         kinds = list(kinds)

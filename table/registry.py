@@ -6,10 +6,18 @@ its cards in a fixed order (the pack's own order, shown on the screen); each
 UID is stored the moment it is tapped, so an interrupted enrollment resumes
 where it stopped. A UID can belong to one card only. The registry is kept in
 SQLite and can be exported to, and imported from, a JSON file.
+
+Members' badges live in the same registry: a badge is any RFID tag that is not
+a card, enrolled with a member number (and a name given later with `cardtable
+badges`). Tapped on a seat's reader between matches it sits that member there
+(docs/table.md). Everywhere outside the table a member is known by
+`member_id`, derived from the badge's UID, so that the same badge is the same
+player at every table of a club while the UID itself is never published.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import uuid
@@ -40,6 +48,11 @@ CREATE TABLE IF NOT EXISTS cards (
     position INTEGER NOT NULL,
     UNIQUE (pack, position)
 );
+CREATE TABLE IF NOT EXISTS badges (
+    number INTEGER PRIMARY KEY,
+    uid    TEXT NOT NULL UNIQUE,
+    name   TEXT NOT NULL
+);
 """
 
 
@@ -66,6 +79,37 @@ class AlreadyEnrolled(RegistryError):
         self.existing = existing
         super().__init__(f"UID {uid} is already enrolled as {existing.card.code} "
                          f"of pack {existing.pack}")
+
+
+class BadgeInUse(RegistryError):
+    """A UID that is already a member's badge (when enrolling a card or a badge)."""
+
+    def __init__(self, uid: str, badge: Badge) -> None:
+        self.uid = uid
+        self.badge = badge
+        super().__init__(f"UID {uid} is already the badge of member {badge.number} "
+                         f"({badge.name})")
+
+
+#: The longest member name (the table's screen shows a few letters of it).
+NAME_MAX = 40
+
+
+def member_id(uid: str) -> str:
+    """A member's identity outside the table: 12 hex digits of a hash of the
+    badge's UID (the same badge gives the same id at every table)."""
+    return hashlib.sha256(f"cardtable-badge:{uid}".encode()).hexdigest()[:12]
+
+
+def check_member_name(name: object) -> str:
+    """A member's name, trimmed; `RegistryError` for an empty or too long one."""
+    if not isinstance(name, str) or not name.strip():
+        raise RegistryError("a member's name must be some text")
+    text = " ".join(name.split())
+    if len(text) > NAME_MAX:
+        raise RegistryError(f"a member's name has at most {NAME_MAX} characters "
+                            f"({text[:20]}… has {len(text)})")
+    return text
 
 
 def normalise_uid(uid: object) -> str:
@@ -131,6 +175,25 @@ class Enrolled:
     @property
     def family(self) -> str:
         return PACKS[self.pack_type].family
+
+
+@dataclass(frozen=True)
+class Badge:
+    """A member's badge: `number` counts from 1 at this table."""
+
+    number: int
+    uid: str
+    name: str
+
+    @property
+    def member(self) -> str:
+        return member_id(self.uid)
+
+
+def default_member_name(number: int) -> str:
+    """A new badge's name until `cardtable badges --name` gives the member's
+    own: "#3" reads the same in every language and fits the screen."""
+    return f"#{number}"
 
 
 def virtual_uid(pack_number: int, position: int, card: Card, copy: int = 1) -> str:
@@ -266,6 +329,9 @@ class CardRegistry:
         for uid, pack, position in self.db.execute("SELECT uid, pack, position FROM cards"):
             self._by_uid[str(uid)] = self._make(str(uid), int(pack), int(position))
             self._count[pack] += 1
+        self._badges: dict[str, Badge] = {
+            str(uid): Badge(int(n), str(uid), str(name))
+            for n, uid, name in self.db.execute("SELECT number, uid, name FROM badges")}
 
     def _make(self, uid: str, pack: int, position: int) -> Enrolled:
         ptype = self._packs[pack][0]
@@ -360,6 +426,8 @@ class CardRegistry:
         existing = self._by_uid.get(uid)
         if existing is not None:
             raise AlreadyEnrolled(uid, existing)
+        if uid in self._badges:
+            raise BadgeInUse(uid, self._badges[uid])
         position, _ = nxt
         self._change(lambda: self.db.execute(
             "INSERT INTO cards (uid, pack, position) VALUES (?, ?, ?)", (uid, number, position)))
@@ -399,7 +467,52 @@ class CardRegistry:
             self.enroll(rec.number, virtual_uid(rec.number, pos, c, rec.copy_at(pos)))
         return self.pack(rec.number)
 
-    # ----- export and import ---------------------------------------------------------
+    # ----- members' badges -------------------------------------------------------------
+
+    def badge(self, uid: str) -> Badge | None:
+        """The member's badge with this UID, or None."""
+        return self._badges.get(uid)
+
+    def badges(self) -> list[Badge]:
+        return sorted(self._badges.values(), key=lambda b: b.number)
+
+    def badge_number(self, number: int) -> Badge:
+        for b in self._badges.values():
+            if b.number == number:
+                return b
+        raise RegistryError(f"there is no member number {number}")
+
+    def enroll_badge(self, uid: str, name: str | None = None) -> Badge:
+        """Enroll a member's badge with the next member number. `AlreadyEnrolled`
+        for a card's sticker, `BadgeInUse` for a badge already enrolled."""
+        uid = normalise_uid(uid)
+        if uid in self._by_uid:
+            raise AlreadyEnrolled(uid, self._by_uid[uid])
+        if uid in self._badges:
+            raise BadgeInUse(uid, self._badges[uid])
+        number = max((b.number for b in self._badges.values()), default=0) + 1
+        label = check_member_name(name) if name is not None else default_member_name(number)
+        self._change(lambda: self.db.execute(
+            "INSERT INTO badges (number, uid, name) VALUES (?, ?, ?)", (number, uid, label)))
+        badge = self._badges[uid] = Badge(number, uid, label)
+        return badge
+
+    def name_badge(self, number: int, name: str) -> Badge:
+        """Give member `number` a name (shown on the screens and the club's pages)."""
+        old = self.badge_number(number)
+        label = check_member_name(name)
+        self._change(lambda: self.db.execute(
+            "UPDATE badges SET name = ? WHERE number = ?", (label, number)))
+        badge = self._badges[old.uid] = Badge(number, old.uid, label)
+        return badge
+
+    def remove_badge(self, number: int) -> Badge:
+        old = self.badge_number(number)
+        self._change(lambda: self.db.execute("DELETE FROM badges WHERE number = ?", (number,)))
+        del self._badges[old.uid]
+        return old
+
+        # ----- export and import ---------------------------------------------------------
 
     def export_data(self) -> dict[str, Any]:
         packs = []
@@ -410,7 +523,9 @@ class CardRegistry:
                 "cards": [{"uid": u, "card": rec.card_at(i).code, "copy": rec.copy_at(i)}
                           for i, u in enumerate(uids)],
             })
-        return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "packs": packs}
+        badges = [{"uid": b.uid, "name": b.name} for b in self.badges()]
+        return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "packs": packs,
+                "badges": badges}
 
     def export_file(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.export_data(), indent=1, ensure_ascii=False) + "\n",
@@ -421,10 +536,23 @@ class CardRegistry:
         Everything is checked first: on any mistake (a bad file, a UID this
         registry or the file already has) nothing is added."""
         packs = _check_export(data)
+        badges = _check_badges(data)
         seen: dict[str, str] = {}
+        for i, b in enumerate(badges, 1):
+            where = f"badge {i} of the file"
+            if b["uid"] in self._by_uid or b["uid"] in self._badges:
+                raise RegistryError(f"UID {b['uid']} ({where}) is already enrolled here; "
+                                    "nothing was imported")
+            if b["uid"] in seen:
+                raise RegistryError(f"UID {b['uid']} appears twice in the file ({seen[b['uid']]} "
+                                    f"and {where}); nothing was imported")
+            seen[b["uid"]] = where
         for i, p in enumerate(packs, 1):
             for c in p["uids"]:
                 where = f"pack {i} of the file"
+                if c in self._badges:
+                    raise RegistryError(f"UID {c} ({where}) is a member's badge here; "
+                                        "nothing was imported")
                 if c in self._by_uid:
                     e = self._by_uid[c]
                     raise RegistryError(f"UID {c} ({where}) is already enrolled here as "
@@ -444,6 +572,11 @@ class CardRegistry:
                 self.db.executemany("INSERT INTO cards (uid, pack, position) VALUES (?, ?, ?)",
                                     [(u, number, pos) for pos, u in enumerate(p["uids"])])
                 added.append(number)
+            member = max((b.number for b in self._badges.values()), default=0)
+            for b in badges:
+                member += 1
+                self.db.execute("INSERT INTO badges (number, uid, name) VALUES (?, ?, ?)",
+                                (member, b["uid"], b["name"]))
 
         try:
             self._change(work)
@@ -506,6 +639,23 @@ def _check_export(data: object) -> list[dict[str, Any]]:
         name = p.get("name")
         out.append({"type": str(ptype), "name": str(name) if name else f"{ptype} (imported)",
                     "uids": uids})
+    return out
+
+
+def _check_badges(data: Any) -> list[dict[str, str]]:
+    """The members' badges of an export (an export without any has none)."""
+    raw = data.get("badges", [])
+    if not isinstance(raw, list):
+        raise RegistryError('"badges" must be a list')
+    out = []
+    for i, b in enumerate(raw, 1):
+        if not isinstance(b, Mapping):
+            raise RegistryError(f"badge {i} of the file is not an object")
+        try:
+            out.append({"uid": normalise_uid(b.get("uid")),
+                        "name": check_member_name(b.get("name"))})
+        except RegistryError as exc:
+            raise RegistryError(f"badge {i} of the file: {exc}") from None
     return out
 
 

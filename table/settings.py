@@ -69,7 +69,9 @@ class TableSettings:
       cards before play), `dealt` (the dealer passes every card over the
       dealer's reader while dealing) or `open` (no scan; proven revokes are reported).
     * `language`: of every text on the screen.
-    * `debounce_ms`: how long a card must be seen steadily before it counts.
+    * `debounce_ms`: how long a card must be seen steadily before it counts,
+      when it is not read at once; a card read at once is taken back if it is
+      gone within that time (table.controller.hygiene).
     * `admin_uids`: tags (UIDs, upper-case hex) that open enrollment and match reset.
     * `seat_names`: how the screen names each seat (default "1", "2", ...).
     * `screen`: the display's size in pixels.

@@ -5,7 +5,7 @@
 # need a missing program then fail under CI=true and skip elsewhere).
 set -u
 # program:package pairs
-needed="gcc:gcc mosquitto:mosquitto openssl:openssl initdb:postgresql chromium:chromium chromedriver:chromium-driver espeak-ng:espeak-ng sox:sox systemd-analyze:systemd"
+needed="gcc:gcc mosquitto:mosquitto openssl:openssl initdb:postgresql chromium:chromium chromedriver:chromium-driver espeak-ng:espeak-ng sox:sox aplay:alsa-utils systemd-analyze:systemd taskset:util-linux"
 missing=()
 for pair in $needed; do
   prog=${pair%%:*}; pkg=${pair##*:}

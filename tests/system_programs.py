@@ -25,9 +25,11 @@ PACKAGES: dict[str, str] = {
     "chromedriver": "chromium-driver",
     "espeak-ng": "espeak-ng",
     "sox": "sox",
+    "aplay": "alsa-utils",
     "systemd-analyze": "systemd",
     "systemd-sysusers": "systemd",
     "systemctl": "systemd",
+    "taskset": "util-linux",
 }
 
 

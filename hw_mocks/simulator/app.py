@@ -63,6 +63,8 @@ class SimConfig:
     pace: float = DEFAULT_PACE
     show_all_hands: bool = False
     state_dir: str | None = None
+    #: the table speaks (`--voice`, hw_mocks.simulator.voice)
+    voice: bool = False
 
     def settings(self) -> TableSettings:
         from hw_mocks.simulator.headless import demo_settings
@@ -384,6 +386,7 @@ class SimApp(App[None]):
         self.config = config
         self.ask_setup = ask_setup
         self.sim: SimTable | None = None
+        self.voice: Any = None
 
     def on_mount(self) -> None:
         if self.ask_setup:
@@ -397,9 +400,15 @@ class SimApp(App[None]):
             return
         self.sim = SimTable(config.settings(), humans=config.humans, bot=config.bot,
                             seed=config.seed, state_dir=config.state_dir)
+        if config.voice:
+            from hw_mocks.simulator.voice import start_voice
+
+            self.voice = start_voice(self.sim)
         self.push_screen(TableScreen(self.sim, config))
 
     def on_unmount(self) -> None:
+        if self.voice is not None:
+            self.voice.close()
         if self.sim is not None:
             self.sim.close()
 

@@ -14,6 +14,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--demo", action="store_true",
                    help="bots play a whole match hands-free (at a watchable pace)")
     p.add_argument("--fast", action="store_true", help="no pauses between moves")
+    p.add_argument("--voice", action="store_true",
+                   help="the table speaks (espeak-ng through the sound output), as a real "
+                        "table with [voice] on")
     p.add_argument("--headless", action="store_true",
                    help="no window: play the demo (or replay --script) and print a summary")
     p.add_argument("--script", type=Path, metavar="FILE",
@@ -94,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
                        bot=args.bot, seed=args.seed,
                        pace=0.05 if args.fast else 0.6,
                        show_all_hands=args.demo,
-                       state_dir=str(args.state) if args.state else None)
+                       state_dir=str(args.state) if args.state else None,
+                       voice=args.voice)
     if club is not None:
         from hw_mocks.simulator.club_app import ClubSimApp
 
@@ -128,7 +132,9 @@ def _check(game: str, options: dict[str, Any], seat: int, demo: bool) -> None:
         cls = game_class(game)
         cls(options)
     except EngineError as err:
-        raise ValueError(err.message()) from None
+        from table.commands.names import explain
+
+        raise ValueError(explain(err)) from None
     if not demo and not 1 <= seat <= cls.players:
         raise ValueError(f"{game} has seats 1..{cls.players}, not {seat}")
 

@@ -20,6 +20,7 @@ from hw_mocks.simulator.headless import demo_settings
 from table.club.config import Broker, ClubConfig
 from table.club.publisher import Publisher, attach, follow
 from table.controller.loop import JOURNAL_FILE
+from table.registry import member_id
 from table.settings import TableSettings
 
 #: The games club-sim deals out, table after table.
@@ -52,16 +53,65 @@ class ClubSimTable(SimTable):
         super().close()
 
 
+def badge_uid(number: int) -> str:
+    """The made-up badge UID of simulated member `number` (4 bytes)."""
+    return f"BADC{number % 65536:04X}"
+
+
+class MemberPool:
+    """The club's members for `club-sim --members N`: each has a badge
+    enrolled at every table; a member sits at one table at a time."""
+
+    def __init__(self, count: int, rng: random.Random) -> None:
+        self.members = [(badge_uid(n), f"Member {n}") for n in range(1, count + 1)]
+        self.busy: set[str] = set()
+        self.rng = rng
+
+    def take(self, k: int) -> list[str]:
+        """The badges of `k` members not playing elsewhere (fewer if too few are free)."""
+        free = [uid for uid, _ in self.members if uid not in self.busy]
+        chosen = self.rng.sample(free, min(k, len(free)))
+        self.busy.update(chosen)
+        return chosen
+
+    def release(self, uids: Sequence[str]) -> None:
+        self.busy.difference_update(uids)
+
+
 class ClubTable:
-    """A bot table publishing to the club (see the module docstring)."""
+    """A bot table publishing to the club (see the module docstring). With a
+    `MemberPool` the bots' seats are taken by members tapping their badges
+    before each match."""
 
     def __init__(self, name: str, broker: Broker, settings: TableSettings, *, seed: int = 1,
-                 state_dir: str | Path | None = None, resend_after: float = 3.0) -> None:
+                 state_dir: str | Path | None = None, resend_after: float = 3.0,
+                 members: MemberPool | None = None) -> None:
         self.name = name
         self.sim = ClubSimTable(settings, ClubConfig(broker, name), seed=seed,
                                 state_dir=state_dir, resend_after=resend_after)
         self.publisher = self.sim.publisher
         self.matches = 0
+        self.members = members
+        self.seated: list[str] = []
+        if members is not None:
+            registry = self.sim.rig.registry
+            for uid, member_name in members.members:
+                if registry.badge(uid) is None:
+                    registry.enroll_badge(uid, member_name)
+
+    def sit_members(self) -> None:
+        """Members tap their badges at the seats of the next match."""
+        if self.members is None:
+            return
+        self.members.release(self.seated)
+        players = self.sim.rig.session.selection.make_game().players
+        self.seated = self.members.take(players)
+        sitting = self.sim.rig.session.players
+        for seat, uid in enumerate(self.seated):
+            there = sitting.get(seat)
+            if there is None or there.member != member_id(uid):   # the same badge: stands up
+                self.sim.rig.player.tap(seat, uid)
+        self.sim.rig.player.pause(10)       # the notices go
 
     @property
     def journal_path(self) -> Path:
@@ -79,6 +129,7 @@ class ClubTable:
             sim.rig.press("ok")
             self.matches += 1
         if sim.state == "ready" or sim.match is None:
+            self.sit_members()
             sim.start()
             return True
         return sim.advance()
@@ -117,13 +168,15 @@ def club_settings(index: int) -> TableSettings:
 
 def make_tables(broker: Broker, count: int, *, seed: int = 1, prefix: str = "table",
                 state_root: Path | None = None, games: Sequence[int] | None = None,
-                resend_after: float = 3.0) -> list[ClubTable]:
+                resend_after: float = 3.0, members: int = 0) -> list[ClubTable]:
+    """`count` bot tables; `members` > 0: that many members with badges take the seats."""
+    pool = MemberPool(members, random.Random(seed)) if members > 0 else None
     tables = []
     for i in range(count):
         state = state_root / f"{prefix}-{i + 1}" if state_root is not None else None
         settings = club_settings(games[i] if games is not None else i)
         tables.append(ClubTable(f"{prefix}-{i + 1}", broker, settings, seed=seed + i,
-                                state_dir=state, resend_after=resend_after))
+                                state_dir=state, resend_after=resend_after, members=pool))
     return tables
 
 

@@ -27,6 +27,9 @@ def add_parser(sub: Any) -> None:
                    help="seconds between moves in the room (default 0.3; 0: flat out)")
     p.add_argument("--moves", type=int, default=0,
                    help="stop after this many moves (default: play until Ctrl-C)")
+    p.add_argument("--members", type=int, default=0, metavar="N",
+                   help="N club members with badges take the seats before each match "
+                        "(standings by player and partnership; default 0: no badges)")
     p.add_argument("--seed", type=int, default=1, help="shuffle seed (default 1)")
     p.add_argument("--state", type=Path, metavar="DIR",
                    help="keep the tables' journals under DIR (one folder per table)")
@@ -49,7 +52,11 @@ def run(args: argparse.Namespace) -> int:
     except ClubConfigError as exc:
         print(f"cardtable club-sim: {exc}", file=sys.stderr)
         return 2
-    tables = make_tables(broker, args.tables, seed=args.seed, state_root=args.state)
+    if not 0 <= args.members <= 10000:
+        print("cardtable club-sim: --members must be 0..10000", file=sys.stderr)
+        return 2
+    tables = make_tables(broker, args.tables, seed=args.seed, state_root=args.state,
+                         members=args.members)
     print(f"cardtable club-sim: {args.tables} tables playing to {broker.url} "
           "(Ctrl-C to stop)", flush=True)
     made = 0

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from table.club.room import MatchRecord, Standing
+from table.club.room import MatchRecord, PlayerMatch, Standing
 
 STATE_WORDS = {"idle": "waiting", "dealing": "dealing", "playing": "playing",
                "over": "match over", "ended": "between matches"}
@@ -66,14 +66,15 @@ def tv_page(fragment: str, room_name: str) -> str:
     return _page(room_name, _CSS_TV, body, "room", "events")
 
 
-def tv_fragment(tables: Sequence[dict[str, Any]], standings: Sequence[Standing] | None
-                ) -> str:
+def tv_fragment(tables: Sequence[dict[str, Any]], standings: Sequence[Standing] | None,
+                by: str = "partnership") -> str:
     """Every table's card (with the QR code of its phone page), then the
     standings (None: hidden)."""
     cards = "".join(_table_card(t) for t in tables)
     if not tables:
         cards = "<p class=hidden>No table has reported yet.</p>"
-    return f"<div class=tables>{cards}</div><div class=standings>{_standings(standings)}</div>"
+    return (f"<div class=tables>{cards}</div>"
+            f"<div class=standings>{_standings(standings, by)}</div>")
 
 
 def _table_card(t: dict[str, Any]) -> str:
@@ -95,16 +96,70 @@ def _table_card(t: dict[str, Any]) -> str:
             f"alt='QR code of {name}'></a></div></div>")
 
 
-def _standings(rows: Sequence[Standing] | None) -> str:
+COLUMN = {"partnership": "team", "player": "player", "table": "team"}
+
+
+def _standings(rows: Sequence[Standing] | None, by: str = "partnership") -> str:
+    """The standings, one table per game (card points of different games are
+    not added up); a game's name is shown when the room plays more than one."""
     if rows is None:
         return "<h2>Standings</h2><p class=hidden>Hidden for the last rounds.</p>"
+    games = list(dict.fromkeys(r.game for r in rows))
+    parts = ["<h2>Standings</h2>"]
+    for game in games or [""]:
+        if len(games) > 1:
+            parts.append(f"<h3 class=game>{escape(game)}</h3>")
+        lines = "".join(
+            f"<tr data-team='{escape(r.name)}'><td>{i}</td><td>{escape(r.name)}</td>"
+            f"<td data-k=won>{r.won}</td><td data-k=hands_won>{r.hands_won}</td>"
+            f"<td data-k=points>{r.points}</td></tr>"
+            for i, r in enumerate((r for r in rows if r.game == game), 1))
+        parts.append(f"<table><tr><th>#</th><th>{COLUMN.get(by, 'team')}</th><th>matches</th>"
+                     f"<th>hands</th><th>points</th></tr>{lines}</table>")
+    return "".join(parts)
+
+
+# ----- the members' pages -----------------------------------------------------------------
+
+def players_page(rows: Sequence[Standing], hidden: bool = False) -> str:
+    """Every member known by their badge, with their results per game
+    (`hidden`: the results are hidden for the last rounds)."""
     lines = "".join(
-        f"<tr data-team='{escape(r.name)}'><td>{i}</td><td>{escape(r.name)}</td>"
-        f"<td data-k=won>{r.won}</td><td data-k=hands_won>{r.hands_won}</td>"
-        f"<td data-k=points>{r.points}</td></tr>"
-        for i, r in enumerate(rows, 1))
-    return ("<h2>Standings</h2><table><tr><th>#</th><th>team</th><th>matches</th>"
-            f"<th>hands</th><th>points</th></tr>{lines}</table>")
+        f"<tr><td><a href='player/{escape(r.key_id.removeprefix('m:'))}'>{escape(r.name)}</a>"
+        f"</td><td>{escape(r.game)}</td><td>{r.matches}</td><td>{r.won}</td>"
+        f"<td>{r.hands}</td><td>{r.hands_won}</td><td>{r.points}</td></tr>"
+        for r in sorted(rows, key=lambda r: (r.name.lower(), r.game)))
+    body = ("<h1>Members</h1>" + (
+        "<table><tr><th>member</th><th>game</th><th>matches</th><th>won</th><th>hands</th>"
+        f"<th>hands won</th><th>points</th></tr>{lines}</table>" if rows else
+        "<p class=hidden>Hidden for the last rounds.</p>" if hidden else
+        "<p>No member has played with a badge yet.</p>"))
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
+            f"<meta name=viewport content='width=device-width,initial-scale=1'>"
+            f"<title>Members: cardtable</title><style>{_CSS_PHONE}</style></head>"
+            f"<body>{body}</body></html>")
+
+
+def player_page(name: str, played: Sequence[PlayerMatch], rows: Sequence[Standing]) -> str:
+    """A member's results per game and every match they played."""
+    totals = "".join(
+        f"<tr><td>{escape(r.game)}</td><td>{r.matches}</td><td>{r.won}</td><td>{r.hands}</td>"
+        f"<td>{r.hands_won}</td><td>{r.points}</td></tr>" for r in rows)
+    matches = "".join(
+        f"<tr data-result={pm.result}><td><a href='../table/{escape(pm.table)}'>"
+        f"{escape(pm.table)}</a></td><td>{escape(pm.match.title)}</td>"
+        f"<td>seat {pm.seat + 1}</td><td>{escape(', '.join(pm.partners) or '-')}</td>"
+        f"<td>{len(pm.match.hands)}</td><td class='{'win' if pm.result == 'won' else ''}'>"
+        f"{pm.result}</td></tr>" for pm in reversed(played))
+    body = (f"<h1>{escape(name)}</h1><p><a href='../players'>all members</a></p>"
+            "<h2>Results</h2><table><tr><th>game</th><th>matches</th><th>won</th>"
+            f"<th>hands</th><th>hands won</th><th>points</th></tr>{totals}</table>"
+            "<h2>Matches</h2><table><tr><th>table</th><th>game</th><th>seat</th>"
+            f"<th>partners</th><th>hands</th><th>result</th></tr>{matches}</table>")
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
+            f"<meta name=viewport content='width=device-width,initial-scale=1'>"
+            f"<title>{escape(name)}: cardtable</title><style>{_CSS_PHONE}</style></head>"
+            f"<body>{body}</body></html>")
 
 
 # ----- a table's phone page -------------------------------------------------------------

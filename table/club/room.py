@@ -6,8 +6,13 @@ Session.apply`, the code that resumes a table from its journal), so the hub
 trusts the rules, not the numbers a table sends: a `next` entry whose match
 state the replay does not give is refused, and the table is shown as
 "cannot be followed" from there on. Finished hands are kept with their
-tricks (a hand in play is never shown, only its trick count); standings are
-summed per partnership (the seats of a team at a table).
+tricks (a hand in play is never shown, only its trick count).
+
+Standings are kept per game (card points of different games do not add up)
+and can be by partnership (default), by player or by table: members known by
+their badges (the `players` of a match's start) are followed across tables
+and across sessions (the hub rebuilds everything from its stored entries);
+a team without badges is its table's seats ("T1 1+3").
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 from engine.errors import EngineError
 from engine.games.base import Game
 from table.club.topics import Entry
-from table.controller.session import Selection, Session
+from table.controller.session import Player, Selection, Session
 from table.journal import JournalError
 from table.ports import JournalEntry
 
@@ -50,6 +55,10 @@ class MatchRecord:
     status: str = ""
     ended: str | None = None
     winner: int | None = None
+    #: The members seated by their badges (seat -> player), if any.
+    players: dict[int, Player] = field(default_factory=dict)
+    seats: tuple[tuple[int, ...], ...] = ()     # the seats of each team, from 0
+    table: str = ""
 
 
 def team_names(game: Game) -> tuple[str, ...]:
@@ -62,6 +71,17 @@ def team_names(game: Game) -> tuple[str, ...]:
     except EngineError:
         return tuple(str(s + 1) for s in range(game.players))
     return tuple("+".join(groups[t]) for t in sorted(groups))
+
+
+def team_seats(game: Game) -> tuple[tuple[int, ...], ...]:
+    """The seats (from 0) of each fixed team; every seat alone without teams."""
+    groups: dict[int, list[int]] = {}
+    try:
+        for s in range(game.players):
+            groups.setdefault(game.team_of(s), []).append(s)
+    except EngineError:
+        return tuple((s,) for s in range(game.players))
+    return tuple(tuple(groups[t]) for t in sorted(groups))
 
 
 def status_text(teams: tuple[str, ...], state: dict[str, Any]) -> str:
@@ -121,7 +141,9 @@ class TableRoom:
         match = self.session.match
         if entry.kind == "start" and match is not None:
             self.matches.append(MatchRecord(match.id, match.game.id, match.game.title,
-                                            team_names(match.game)))
+                                            team_names(match.game),
+                                            players=dict(match.players),
+                                            seats=team_seats(match.game), table=self.name))
             self.matches[-1].status = status_text(self.matches[-1].teams,
                                                   match.state.to_json())
         elif entry.kind == "next" and match is not None and match.last is not None \
@@ -182,46 +204,118 @@ def _tricks(before: tuple[list[tuple[int, str]], list[Any]] | None) -> tuple[Tri
     return tuple(out)
 
 
+#: How the standings group results.
+STANDINGS_BY = ("partnership", "player", "table")
+
+
 @dataclass
 class Standing:
-    """A partnership's line in the standings."""
+    """A line of the standings: a partnership, a player or a table's team, in one game."""
 
     name: str
+    game: str = ""
     matches: int = 0
     won: int = 0
     hands: int = 0
     hands_won: int = 0
     points: int = 0
+    key_id: str = ""         # what the line follows (a member, members, a table's seats)
 
-    def key(self) -> tuple[int, int, int, str]:
-        return (-self.won, -self.hands_won, -self.points, self.name)
+    def key(self) -> tuple[str, int, int, int, str]:
+        return (self.game, -self.won, -self.hands_won, -self.points, self.name)
 
 
-def standings(tables: Iterable[TableRoom]) -> list[Standing]:
-    """Every partnership's results, best first: matches won, hands won
-    (most card points in the hand), card points."""
-    rows: dict[str, Standing] = {}
+def _competitors(m: MatchRecord, team: int, by: str) -> list[tuple[str, str]]:
+    """Who a team's results count for: (key, name) pairs."""
+    seats = m.seats[team] if team < len(m.seats) else ()
+    table_team = (f"t:{m.table}:{m.teams[team]}", f"{m.table} {m.teams[team]}")
+    if by == "table":
+        return [table_team]
+    members = [m.players[s] for s in seats if s in m.players]
+    if by == "player":
+        return [(f"m:{p.member}", p.name) for p in members]
+    if seats and len(members) == len(seats):
+        ids = sorted(p.member for p in members)
+        return [("p:" + "+".join(ids), " & ".join(sorted(p.name for p in members)))]
+    return [table_team]
+
+
+def standings(tables: Iterable[TableRoom], by: str = "partnership") -> list[Standing]:
+    """Every partnership's (player's, table team's) results per game, best
+    first within a game: matches won, hands won (most card points in the
+    hand), card points."""
+    if by not in STANDINGS_BY:
+        raise ValueError(f"standings by {by!r}: choose one of {', '.join(STANDINGS_BY)}")
+    rows: dict[tuple[str, str], Standing] = {}
     for t in tables:
         for m in t.matches:
-            names = [f"{t.name} {n}" for n in m.teams]
-            for name in names:
-                rows.setdefault(name, Standing(name))
+            teams = [_competitors(m, i, by) for i in range(len(m.teams))]
             done = m.winner is not None or m.ended is not None
-            for i, name in enumerate(names):
-                if done:
-                    rows[name].matches += 1
-                if m.winner == i:
-                    rows[name].won += 1
+            for i, who in enumerate(teams):
+                for key, name in who:
+                    row = rows.setdefault((m.title, key), Standing(name, m.title, key_id=key))
+                    row.name = name          # the newest name a member goes by
+                    if done:
+                        row.matches += 1
+                    if m.winner == i:
+                        row.won += 1
             for h in m.hands:
-                if len(h.points) != len(names):
+                if len(h.points) != len(teams):
                     continue
                 best = max(h.points)
-                for i, name in enumerate(names):
-                    rows[name].hands += 1
-                    rows[name].points += h.points[i]
-                    if h.points[i] == best and h.points.count(best) == 1:
-                        rows[name].hands_won += 1
+                for i, who in enumerate(teams):
+                    for key, _name in who:
+                        row = rows[(m.title, key)]
+                        row.hands += 1
+                        row.points += h.points[i]
+                        if h.points[i] == best and h.points.count(best) == 1:
+                            row.hands_won += 1
     return sorted(rows.values(), key=Standing.key)
+
+
+@dataclass(frozen=True)
+class PlayerMatch:
+    """A member's match, for their page."""
+
+    table: str
+    match: MatchRecord
+    seat: int
+    team: int
+
+    @property
+    def partners(self) -> list[str]:
+        seats = self.match.seats[self.team] if self.team < len(self.match.seats) else ()
+        return [self.match.players[s].name if s in self.match.players else f"seat {s + 1}"
+                for s in seats if s != self.seat]
+
+    @property
+    def result(self) -> str:
+        if self.match.winner is not None:
+            return "won" if self.match.winner == self.team else "lost"
+        return "stopped" if self.match.ended is not None else "playing"
+
+
+def player_matches(tables: Iterable[TableRoom], member: str) -> list[PlayerMatch]:
+    """Every match a member played (by their badge), oldest table first."""
+    out: list[PlayerMatch] = []
+    for t in tables:
+        for m in t.matches:
+            for seat, p in m.players.items():
+                if p.member != member:
+                    continue
+                team = next((i for i, seats in enumerate(m.seats) if seat in seats), 0)
+                out.append(PlayerMatch(t.name, m, seat, team))
+    return out
+
+
+def members(tables: Iterable[TableRoom]) -> dict[str, str]:
+    """Every member seen in the room: id -> the newest name."""
+    out: dict[str, str] = {}
+    for t in tables:
+        for m in t.matches:
+            for p in m.players.values():
+                out[p.member] = p.name
+    return out
 
 
 class Room:
@@ -239,5 +333,5 @@ class Room:
     def apply(self, entry: Entry) -> None:
         self.table(entry.table).apply(entry)
 
-    def standings(self) -> list[Standing]:
-        return standings(self.tables.values())
+    def standings(self, by: str = "partnership") -> list[Standing]:
+        return standings(self.tables.values(), by)

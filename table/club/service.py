@@ -82,11 +82,12 @@ class Hub:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def snapshot(self) -> tuple[int, list[dict[str, Any]], list[Any]]:
-        """(version, every table's summary, standings), consistent."""
+    def snapshot(self, by: str = "partnership") -> tuple[int, list[dict[str, Any]], list[Any]]:
+        """(version, every table's summary, standings `by` partnership, player
+        or table), consistent."""
         with self.lock:
             tables = [self.room.tables[n].summary() for n in sorted(self.room.tables)]
-            return self.version, tables, self.room.standings()
+            return self.version, tables, self.room.standings(by)
 
     # ----- network thread -------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from table.club import pages
 from table.club.config import TABLE_NAME
+from table.club.room import STANDINGS_BY, members, player_matches
 from table.club.service import Hub
 
 #: Seconds between keep-alive comments on an idle event stream.
@@ -55,7 +56,11 @@ class Site:
     """The pages of one hub."""
 
     def __init__(self, hub: Hub, *, room_name: str = "Club room", hide_rankings: bool = False,
-                 public_url: str | None = None) -> None:
+                 public_url: str | None = None, standings_by: str = "partnership") -> None:
+        if standings_by not in STANDINGS_BY:
+            raise ValueError(f"standings by {standings_by!r}: choose one of "
+                             f"{', '.join(STANDINGS_BY)}")
+        self.standings_by = standings_by
         self.hub = hub
         self.room_name = room_name
         self.hide_rankings = hide_rankings
@@ -83,11 +88,12 @@ class Site:
         return svg
 
     def tv(self, base: str) -> tuple[int, str]:
-        version, tables, standings = self.hub.snapshot()
+        version, tables, standings = self.hub.snapshot(self.standings_by)
         hit = self._cache.get("tv|" + base)
         if hit is not None and hit[0] == version:
             return hit
-        html = pages.tv_fragment(tables, None if self.hide_rankings else standings)
+        html = pages.tv_fragment(tables, None if self.hide_rankings else standings,
+                                 self.standings_by)
         self._cache["tv|" + base] = (version, html)
         return version, html
 
@@ -129,11 +135,38 @@ class Site:
                         headers={"Cache-Control": "max-age=3600"})
 
     async def room_json(self, request: Request) -> Response:
-        version, tables, standings = self.hub.snapshot()
+        by = request.query_params.get("by", self.standings_by)
+        if by not in STANDINGS_BY:
+            return JSONResponse({"error": f"by must be one of {', '.join(STANDINGS_BY)}"},
+                                status_code=400)
+        version, tables, standings = self.hub.snapshot(by)
         out: dict[str, Any] = {"version": version, "tables": tables}
         if not self.hide_rankings:
             out["standings"] = [vars(s) for s in standings]
         return JSONResponse(out)
+
+    async def players_page(self, request: Request) -> Response:
+        if self.hide_rankings:
+            return HTMLResponse(pages.players_page([], hidden=True))
+        with self.hub.lock:
+            rows = self.hub.room.standings("player")
+        return HTMLResponse(pages.players_page(rows))
+
+    async def player_page(self, request: Request) -> Response:
+        member = request.path_params["member"]
+        with self.hub.lock:
+            names = members(self.hub.room.tables.values())
+            if member not in names or self.hide_rankings:
+                found = None
+            else:
+                played = player_matches(self.hub.room.tables.values(), member)
+                rows = [r for r in self.hub.room.standings("player")
+                        if r.key_id == f"m:{member}"]
+                found = pages.player_page(names[member], played, rows)
+        if found is None:
+            return HTMLResponse(f"<!doctype html><p>No member {escape(member)} has played "
+                                "at this hub.</p>", status_code=404)
+        return HTMLResponse(found)
 
     async def events(self, request: Request) -> Response:
         name = request.query_params.get("table")
@@ -182,6 +215,8 @@ class Site:
             Route("/qr/{name}.svg", self.qr_code),
             Route("/events", self.events),
             Route("/api/room", self.room_json),
+            Route("/players", self.players_page),
+            Route("/player/{member}", self.player_page),
         ], lifespan=lifespan)
 
 

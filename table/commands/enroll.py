@@ -48,19 +48,27 @@ def run(args: argparse.Namespace) -> int:
             reg.export_file(args.export)
             print(f"{len(reg.packs())} packs ({len(reg)} cards) written to {args.export}")
         elif args.import_ is not None:
+            badges_before = len(reg.badges())
             added = reg.import_file(args.import_)
             for rec in added:
                 print(f"imported pack {rec.number}: {rec.name} ({rec.enrolled}/{rec.size})")
+            new_badges = len(reg.badges()) - badges_before
+            if new_badges:
+                print(f"imported {new_badges} members' badges (`cardtable badges` lists them)")
         elif args.remove is not None:
             reg.remove_pack(args.remove)
             print(f"pack {args.remove} removed")
         else:
+            from table.commands.listing import columns
+
             packs = reg.packs()
             if not packs:
                 print("no pack is enrolled yet")
-            for rec in packs:
-                done = "complete" if rec.complete else "unfinished"
-                print(f"{rec.number}\t{rec.type}\t{rec.enrolled}/{rec.size}\t{done}\t{rec.name}")
+            else:
+                print(columns(("pack", "type", "cards", "state", "name"),
+                              [(rec.number, rec.type, f"{rec.enrolled}/{rec.size}",
+                                "complete" if rec.complete else "unfinished", rec.name)
+                               for rec in packs], right=(0, 2)))
     except RegistryError as exc:
         print(f"cardtable enroll: {exc}", file=sys.stderr)
         return 1

@@ -22,7 +22,9 @@ def add_parser(sub: Any) -> None:
                    help="the state folder of `cardtable run`")
     p.add_argument("--match", type=int, metavar="ID",
                    help="the match to export (default: the last one); see --list")
-    p.add_argument("--list", action="store_true", help="list the matches in the journal")
+    p.add_argument("--list", action="store_true",
+                   help="list the matches in the journal (the match column is the ID "
+                        "--match takes)")
     p.set_defaults(handler=run)
 
 
@@ -39,9 +41,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         journal = Journal(path)
         if args.list:
-            for m in matches(journal):
-                ended = m.ended or "running"
-                print(f"{m.id}\t{m.game}\t{m.knowledge}\t{m.hands} hands\t{ended}")
+            from table.commands.listing import columns
+
+            found = matches(journal)
+            if not found:
+                print("the journal has no match yet")
+                return 0
+            print(columns(("match", "game", "knowledge", "hands", "ended"),
+                          [(m.id, m.game, m.knowledge, m.hands, m.ended or "running")
+                           for m in found], right=(0, 3)))
             return 0
         for hand in export_hands(journal, args.match):
             if hand.note:

@@ -40,6 +40,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--room-name", default="Club room", help="the title of the TV page")
     p.add_argument("--hide-rankings", action="store_true",
                    help="do not show the standings (the last rounds of a tournament)")
+    p.add_argument("--standings", choices=("partnership", "player", "table"),
+                   default="partnership",
+                   help="the TV page's standings: by partnership (the default: members "
+                        "known by their badges, else a table's seats), by player, or by table")
     p.set_defaults(handler=run)
 
 
@@ -90,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                     "choose another with --port")
     hub = Hub(store, broker)
     site = Site(hub, room_name=args.room_name, hide_rankings=args.hide_rankings,
-                public_url=args.public_url)
+                public_url=args.public_url, standings_by=args.standings)
     web = WebServer(site, args.host, args.port)
     try:
         web.start()

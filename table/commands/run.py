@@ -67,6 +67,9 @@ def add_parser(sub: Any) -> None:
                    help="save every frame the display shows as a PNG in DIR (mock)")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
                    help="really wait this long after each event (mock; default 0)")
+    p.add_argument("--voice", action="store_true",
+                   help="the table speaks, as with [voice] enabled = true in the "
+                        "configuration (espeak-ng; docs/setup.md)")
     p.add_argument("--quiet", action="store_true", help="print only the final summary")
     p.set_defaults(handler=run)
 
@@ -157,24 +160,29 @@ def run_pi(args: argparse.Namespace) -> int:
     except BackendNotInstalled as exc:
         return fail(f"the hardware drivers are not available ({exc}); "
                     "use --hardware mock, or install cardtable[pi] on the Pi")
-    from table.controller import Controller
-    from table.journal import JournalError
-    from table.registry import RegistryError
+    from table.screens.starting import show_starting
 
     state = args.state or Path(config.state_dir)
     try:
         ports = backend.open_ports(config, announce=lambda text: print(
-            f"cardtable run: {text}", file=sys.stderr, flush=True))
+            f"cardtable run: {text}", file=sys.stderr, flush=True),
+            first_frame=lambda display: show_starting(display, config.table.language))
     except ModuleNotFoundError as exc:
         return fail(f"the hardware drivers are not available ({exc}); "
                     "use --hardware mock, or install cardtable[pi] on the Pi")
     except Exception as exc:  # the drivers' own errors name the part that failed
         return fail(f"cannot start the hardware: {exc}", 1)
+    # "Starting…" is on the screen: now the controller, the rules and the journal
+    from table.controller import Controller
+    from table.journal import JournalError
+    from table.registry import RegistryError
+
     try:
         ctl = Controller.open(config.table, ports, state)
     except (JournalError, RegistryError) as exc:
         return _refuse(exc, ports.display, lambda: _close_pi_ports(ports))
     publisher = _join_club(config, ctl, state)
+    voice = start_voice(config, ctl, args.voice)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -190,8 +198,36 @@ def run_pi(args: argparse.Namespace) -> int:
         supervise(ctl.wait_idle, stop, status=status)
     _leave_club(publisher, ctl)
     ctl.close()
+    if voice is not None:
+        voice.close()
     backend.close_ports(ports)
     return 0
+
+
+def start_voice(config: Any, ctl: Any, asked: bool = False) -> Any:
+    """With `[voice] enabled = true` (or `--voice`: `asked`), the table speaks
+    (docs/setup.md): the speaker, to close at the end; None without a voice,
+    or when espeak-ng or aplay is missing (said, and the table plays on
+    without it)."""
+    voice = getattr(config, "voice", None)
+    if voice is None:
+        from table.config import VoiceConfig
+
+        voice = VoiceConfig()
+    if not (voice.enabled or asked):
+        return None
+    from table.drivers.voice import VoiceError, open_speaker
+    from table.voice.announce import attach
+
+    try:
+        speaker = open_speaker(voice.device, rate=voice.rate, volume=voice.volume)
+    except VoiceError as exc:
+        say(f"cardtable run: [voice]: {exc}; playing without the voice", flush=True)
+        return None
+    attach(ctl, speaker, language=None if voice.language == "table" else voice.language,
+           cards=voice.cards)
+    say(f"cardtable run: the table speaks through ALSA device {voice.device}", flush=True)
+    return speaker
 
 
 def _close_pi_ports(ports: Any) -> None:
@@ -292,8 +328,30 @@ def _option_value(text: str) -> Any:
 
 
 def run_mock(args: argparse.Namespace, backend: Backend) -> int:
-    from engine.errors import EngineError
     from table.backends import BackendError
+    from table.screens.starting import show_starting
+
+    try:
+        settings, config = mock_settings(args)
+    except Exception as exc:  # ConfigError: every mistake, with its key
+        return fail(str(exc))
+    seats = len(config.seats) if config is not None else 6
+    dealer = (config.dealer is not None) if config is not None else settings.has_dealer_reader
+    try:
+        mock = backend.fake_table(seats, dealer, settings.screen)
+    except BackendError as exc:
+        return fail(str(exc))
+    # the first frame, before the controller, the rules and the journal load
+    show_starting(mock.ports.display, settings.language)
+    try:
+        return _run_mock_table(args, settings, config, seats, dealer, mock)
+    finally:
+        mock.close()
+
+
+def _run_mock_table(args: argparse.Namespace, settings: Any, config: Any, seats: int,
+                    dealer: bool, mock: Any) -> int:
+    from engine.errors import EngineError
     from table.controller import Controller
     from table.controller.session import Selection
     from table.events_script import EventsError, Player, load
@@ -301,15 +359,11 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
     from table.registry import RegistryError
 
     try:
-        settings, config = mock_settings(args)
-    except Exception as exc:  # ConfigError: every mistake, with its key
-        return fail(str(exc))
-    try:
         Selection(settings.game, settings.options, settings.knowledge, settings.language).check()
     except (EngineError, ValueError) as exc:
-        return fail(str(exc))
-    seats = len(config.seats) if config is not None else 6
-    dealer = (config.dealer is not None) if config is not None else settings.has_dealer_reader
+        from table.commands.names import explain
+
+        return fail(explain(exc))
     state = args.state
     if state is None and config is not None:
         state = Path(config.state_dir)
@@ -327,10 +381,6 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
         if not args.quiet:
             say(f"(no --state: the journal is kept in {state} until the end of this run)")
     settings = dataclasses.replace(settings, has_dealer_reader=dealer)
-    try:
-        mock = backend.fake_table(seats, dealer, settings.screen)
-    except BackendError as exc:
-        return fail(str(exc))
     seeds = random.Random(args.seed) if args.seed is not None else None
     try:
         ctl = Controller.open(settings, mock.ports, state,
@@ -339,11 +389,11 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
         status = _refuse(exc, mock.display, lambda: None)
         if not args.quiet:
             say(mock.display.ascii())
-        mock.close()
         if temp is not None:
             temp.cleanup()
         return status
     publisher = _join_club(config, ctl, state)
+    voice = start_voice(config, ctl, args.voice)
     resumed = ctl.session.seq
     if not args.quiet:
         if resumed:
@@ -367,7 +417,9 @@ def run_mock(args: argparse.Namespace, backend: Backend) -> int:
         say(f"{frames()} frames saved in {args.frames}")
     _leave_club(publisher, ctl, wait=10.0)
     ctl.close()
-    mock.close()
+    if voice is not None:
+        voice.wait()
+        voice.close()
     if temp is not None:
         temp.cleanup()
     return status

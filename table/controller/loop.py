@@ -1,7 +1,8 @@
 """The controller: one thread owns the state machine and everything it touches.
 
 Drivers (readers, buttons, the clock) only `post` events to its queue. For
-each event the controller thread runs the read hygiene, fires the machine's
+each event the controller thread runs the read hygiene (a card arriving where
+it makes sense is read at once, others once steady: `hygiene`), fires the machine's
 trigger (the model appends the journal entry while doing so), and then shows
 the effect: the frame (only when it changed), the LEDs (only those that
 changed), the buzzer. So nothing is shown that is not in the journal.
@@ -26,7 +27,7 @@ from table.controller import machine
 from table.controller.hygiene import Debouncer
 from table.controller.model import Notice, TableModel
 from table.controller.present import Presenter
-from table.controller.session import Selection, Session
+from table.controller.session import Action, Read, Selection, Session
 from table.journal import Journal, JournalError
 from table.ports import (
     DEALER,
@@ -72,6 +73,8 @@ class Controller:
         self.strict = strict
         self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.debouncer = Debouncer(settings.debounce_ms / 1000.0)
+        #: (place, uid, arrival) -> the play or read a card read at once added
+        self._taken: dict[tuple[int, str, float], Action | Read] = {}
         selection = Selection(settings.game, dict(settings.options), settings.knowledge,
                               settings.language)
         self.session = Session(selection, journal)
@@ -212,6 +215,8 @@ class Controller:
         self._steady(now)
         if isinstance(event, CardArrived):
             self.debouncer.arrived(event.seat, event.uid, now)
+            if self.model.is_read_at_once(event.seat, event.uid):
+                self._read_at_once(event.seat, event.uid)
             self._steady(now)
         elif isinstance(event, CardLeft):
             self.debouncer.left(event.seat, event.uid)
@@ -233,8 +238,30 @@ class Controller:
         self.model.expire(now)
 
     def _steady(self, now: float) -> None:
-        for r in self.debouncer.due(now):
-            self.fire("read", r.place, r.uid)
+        while True:
+            settled = self.debouncer.settle(now)
+            if not (settled.steady or settled.kept or settled.lapsed):
+                return
+            for r in settled.kept:
+                self._taken.pop((r.place, r.uid, r.since), None)
+            for r in settled.lapsed:
+                taken = self._taken.pop((r.place, r.uid, r.since), None)
+                if taken is not None and self.model.withdraw(taken):
+                    # the card was slid on: where it lies now, it is read again
+                    self.debouncer.retry(r.uid, now, besides=r.place)
+            for r in settled.steady:
+                self.fire("read", r.place, r.uid)
+
+    def _read_at_once(self, place: int, uid: str) -> None:
+        """Act on a read as soon as it comes (`hygiene.takes_at_once`); what
+        it added to the hand is remembered until its debounce time is up, to be
+        taken back if the card has left by then."""
+        since = self.debouncer.take(place, uid)
+        before = self.model.last_action()
+        self.fire("read", place, uid)
+        after = self.model.last_action()
+        if after is not None and after is not before and after.uid == uid:
+            self._taken[(place, uid, since)] = after
 
     def fire(self, trigger: str, *args: Any) -> bool:
         """Fire a machine trigger; False when the current state does not take it."""

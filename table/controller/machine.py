@@ -8,8 +8,8 @@ after the current one) and `auto_transitions=False`. docs/controller.md shows
 the diagram generated from these tables (`mermaid()`); a test checks it is
 up to date.
 
-Triggers: `read(place, uid)` a card seen steadily on a reader; `ok`, `undo`,
-`menu` (short presses) and `undo_long`; `reader_offline(place)`,
+Triggers: `read(place, uid)` a card read at once or seen steadily on a
+reader; `ok`, `undo`, `menu` (short presses) and `undo_long`; `reader_offline(place)`,
 `reader_back(place)`; and `step`, fired by the model itself to move to the
 state that the session (the match, the hand's `HandFlow`) now calls for.
 """
@@ -36,7 +36,7 @@ STATES: list[Any] = [
         "info",                               # the match so far (MENU)
         "over",                               # the match is over
     ]},
-    {"name": "admin", "children": ["menu", "enroll", "reset"]},
+    {"name": "admin", "children": ["menu", "enroll", "badges", "reset"]},
 ]
 
 
@@ -84,6 +84,11 @@ TRANSITIONS: list[dict[str, Any]] = [
     # `read`: the enrollment screen never takes the tag as a card)
     _t("read", _NOT_ADMIN, "admin_menu", conditions="is_admin_tag", after="open_admin"),
     _t("read", _ADMIN, "boot", conditions="is_admin_tag", after="leave_admin"),
+    # a member's badge sits the member at a seat between matches, and is
+    # refused anywhere else (never taken for a card)
+    _t("read", "ready", None, conditions="is_badge", after="seat_member"),
+    _t("read", [s for s in _NOT_ADMIN if s != "ready"], None, conditions="is_badge",
+       after="refuse_badge"),
 
     # --- no match -----------------------------------------------------------------------------
     _t("read", "ready", None, after="identify_card"),
@@ -128,12 +133,17 @@ TRANSITIONS: list[dict[str, Any]] = [
     _t("menu", "admin_menu", None, after="next_item"),
     _t("ok", "admin_menu", "admin_enroll", conditions="is_item_enroll", after="begin_enroll"),
     _t("ok", "admin_menu", "admin_reset", conditions="is_item_reset"),
+    _t("ok", "admin_menu", "admin_badges", conditions="is_item_badges", after="begin_badges"),
     _t("ok", "admin_menu", "boot", after="leave_admin"),
     _t("undo", "admin_menu", "boot", after="leave_admin"),
     _t("read", "admin_enroll", None, after="take_enroll"),
     _t("undo", "admin_enroll", None, after="unenroll_last"),
     _t("ok", "admin_enroll", "admin_menu", conditions="is_enroll_complete"),
     _t("menu", "admin_enroll", "admin_menu"),
+    _t("read", "admin_badges", None, after="take_badge"),
+    _t("undo", "admin_badges", None, after="unenroll_badge"),
+    _t("ok", "admin_badges", "admin_menu"),
+    _t("menu", "admin_badges", "admin_menu"),
     _t("ok", "admin_reset", "boot", after="take_reset"),
     _t("undo", "admin_reset", "admin_menu"),
     _t("menu", "admin_reset", "admin_menu"),
@@ -144,21 +154,74 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 
 
+def _declared_at(states: list[Any] | None = None, prefix: str = "", depth: int = 0
+                 ) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Every state, nested or not, by name: (its depth, the leaves under it)."""
+    out: dict[str, tuple[int, tuple[str, ...]]] = {}
+    for s in STATES if states is None else states:
+        if isinstance(s, str):
+            out[prefix + s] = (depth, (prefix + s,))
+            continue
+        name = prefix + s["name"]
+        inner = _declared_at(s["children"], name + "_", depth + 1)
+        out.update(inner)
+        out[name] = (depth, tuple(leaf for n, (_, under) in inner.items()
+                                  for leaf in under if n == leaf))
+    return out
+
+
+def flat_transitions() -> list[dict[str, Any]]:
+    """`TRANSITIONS` for a flat machine over `LEAVES`, the same machine.
+
+    A transition declared on a parent state ("match", "match_hand") is
+    repeated for each leaf under it. A trigger fired in a leaf is tried, as
+    the nested machine tries it, on the leaf's own transitions first, then on
+    its parent's, then its grandparent's, each level in the order declared:
+    the first whose conditions hold is taken."""
+    where = _declared_at()
+    tried: dict[tuple[str, str], list[tuple[int, int, dict[str, Any]]]] = {}
+    for order, t in enumerate(TRANSITIONS):
+        sources = t["source"] if isinstance(t["source"], list) else [t["source"]]
+        for source in sources:
+            # "*": every state, so every leaf at its own level
+            for leaf in LEAVES if source == "*" else where[source][1]:
+                depth = where[leaf if source == "*" else source][0]
+                tried.setdefault((t["trigger"], leaf), []).append((-depth, order, t))
+    return [{**t, "source": leaf} for (_, leaf), found in tried.items()
+            for _, _, t in sorted(found, key=lambda item: item[:2])]
+
+
 def build(model: Any, graph: bool = False) -> Any:
     """The machine for `model` (a `TableModel`), in its initial state `boot`.
-    `graph=True` builds the diagram-capable variant (for `mermaid`)."""
+
+    The table runs a flat `transitions.Machine` over the leaf states
+    (`flat_transitions`): a trigger looks up its state's transitions at once,
+    instead of walking the nesting, and the start does not load
+    `transitions.extensions` (and asyncio with it). `graph=True` builds the
+    nested, diagram-capable machine of the same tables (for `mermaid`); a
+    test holds the two to the same behaviour."""
     if graph:
-        from transitions.extensions import HierarchicalGraphMachine as Machine
-        extra: dict[str, Any] = {"graph_engine": "mermaid", "show_conditions": True,
-                                 "title": "cardtable controller"}
-    else:
-        from transitions.extensions import (  # type: ignore[assignment]  # graph's base class
-            HierarchicalMachine as Machine,
-        )
-        extra = {}
-    return Machine(model=model, states=STATES, transitions=TRANSITIONS, initial="boot",
-                   queued=True, auto_transitions=False, send_event=False,
-                   ignore_invalid_triggers=False, **extra)
+        from transitions.extensions import HierarchicalGraphMachine
+
+        return HierarchicalGraphMachine(
+            model=model, states=STATES, transitions=TRANSITIONS, initial="boot", queued=True,
+            auto_transitions=False, send_event=False, ignore_invalid_triggers=False,
+            graph_engine="mermaid", show_conditions=True, title="cardtable controller")
+    from transitions.core import Machine
+
+    return Machine(model=model, states=list(LEAVES), transitions=flat_transitions(),
+                   initial="boot", queued=True, auto_transitions=False, send_event=False,
+                   ignore_invalid_triggers=False)
+
+
+def nested(model: Any) -> Any:
+    """The nested machine of the same tables (`transitions`' HierarchicalMachine),
+    as the table ran before `flat_transitions`: the reference the tests compare with."""
+    from transitions.extensions import HierarchicalMachine
+
+    return HierarchicalMachine(model=model, states=STATES, transitions=TRANSITIONS,
+                               initial="boot", queued=True, auto_transitions=False,
+                               send_event=False, ignore_invalid_triggers=False)
 
 
 class _Diagram:

@@ -49,6 +49,30 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "ro": "Cititorul locului {seat} nu răspunde.",
         "hu": "A(z) {seat}. hely olvasója nem válaszol.",
     },
+    "table_member_sits": {
+        "en": "{name} sits at seat {seat}.",
+        "ro": "{name} stă pe locul {seat}.",
+        "hu": "{name} a(z) {seat}. helyen ül.",
+    },
+    "table_member_left": {
+        "en": "{name} left seat {seat}.",
+        "ro": "{name} a părăsit locul {seat}.",
+        "hu": "{name} elhagyta a(z) {seat}. helyet.",
+    },
+    "table_badge_between_matches": {
+        "en": "The badge of {name}: players sit down between matches.",
+        "ro": "Ecusonul lui {name}: jucătorii se așază între meciuri.",
+        "hu": "{name} kártyája: a játékosok a mérkőzések között ülnek le.",
+    },
+    "table_badge_at_dealer": {
+        "en": "The badge of {name}: tap it on the reader of a seat.",
+        "ro": "Ecusonul lui {name}: atingeți-l de cititorul unui loc.",
+        "hu": "{name} kártyája: egy hely olvasójára kell tenni.",
+    },
+    "table_badge_enrolled": {
+        "en": "This badge is already member {number} ({name}).",
+        "ro": "Acest ecuson este deja membrul {number} ({name}).",
+        "hu": "Ez a kártya már a(z) {number}. tagé ({name}).",
     # ----- the rules of the refusals in one short line (`Catalogue.rule`) -----
     "table_hand_full.rule": {
         "en": "Seat {seat} has all {count} cards",
@@ -84,6 +108,21 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "No match: OK starts one",
         "ro": "Niciun meci: OK începe unul",
         "hu": "Nincs mérkőzés: OK indít",
+    },
+    "table_badge_between_matches.rule": {
+        "en": "Sit down between matches",
+        "ro": "Așezați-vă între meciuri",
+        "hu": "Mérkőzések között ülj le",
+    },
+    "table_badge_at_dealer.rule": {
+        "en": "Badge: on a seat's reader",
+        "ro": "Ecusonul: pe cititorul unui loc",
+        "hu": "Kártya: egy hely olvasójára",
+    },
+    "table_badge_enrolled.rule": {
+        "en": "Already member {number}",
+        "ro": "Deja membrul {number}",
+        "hu": "Már a(z) {number}. tag",
     },
     "table_reader_offline.rule": {
         "en": "Reader of seat {seat} offline",

@@ -26,11 +26,19 @@ from engine.games import game_class, game_ids
 from engine.options import OptionSpec
 from engine.packs import PACKS
 from engine.registry import catalogue
-from table.controller.hygiene import Debouncer, is_crosstalk
+from table.controller.hygiene import Debouncer, is_crosstalk, takes_at_once
 from table.controller.messages import TABLE
-from table.controller.session import Action, Hand, Read, Selection, Session
+from table.controller.session import Action, Hand, Player, Read, Selection, Session
 from table.ports import DEALER, BuzzPattern, Clock, LedPattern
-from table.registry import AlreadyEnrolled, CardRegistry, Enrolled, RegistryDamaged, RegistryError
+from table.registry import (
+    AlreadyEnrolled,
+    Badge,
+    BadgeInUse,
+    CardRegistry,
+    Enrolled,
+    RegistryDamaged,
+    RegistryError,
+)
 from table.settings import KNOWLEDGE_MODES, LANGUAGES, TableSettings
 
 log = logging.getLogger("cardtable.controller")
@@ -60,7 +68,8 @@ class Overlay:
 @dataclass(frozen=True)
 class Notice:
     """What happened, for observers (log, simulator): `kind` is `accepted`,
-    `refused`, `ignored`, `undone`, `trick`, `hand`, `match`, `revoke`,
+    `refused`, `ignored`, `undone`, `withdrawn` (a card read at once was
+    swept past, see `hygiene`), `trick`, `hand`, `match`, `revoke`,
     `enrolled`, `setup`; `text` is in the table's language."""
 
     kind: str
@@ -136,6 +145,9 @@ class TableModel:
         self.enroll_pack: int | None = None
         self.enroll_message = ""
         self.last_enrolled: Enrolled | None = None
+        #: The badges enrolled since the admin opened "Enroll badges" (UNDO takes them back).
+        self.badges_enrolled: list[Badge] = []
+        self.badge_message = ""
         self.offline: set[int] = set()
         #: The club broker cannot be reached (table.club.publisher): a mark on the screen.
         self.club_offline = False
@@ -316,6 +328,39 @@ class TableModel:
                                self.clock.now() + self.settings.notice_s * 2)
         self.notify("info", name, uid=uid, card=enrolled.card.code, pack=enrolled.pack)
 
+    # ----- members' badges: sitting down between matches --------------------------------
+
+    def is_badge(self, place: int, uid: str) -> bool:
+        return self.registry.badge(uid) is not None
+
+    def seat_member(self, place: int, uid: str) -> None:
+        """A member's badge on a seat's reader: the member sits there (and
+        leaves any other seat); the same badge again: the seat is free."""
+        badge = self.registry.badge(uid)
+        assert badge is not None
+        if place == DEALER or place < 0:
+            self.refuse(None, "table_badge_at_dealer", name=badge.name)
+            return
+        if self.debouncer.earlier_elsewhere(place, uid):
+            self.ignore("crosstalk", place=place, uid=uid)
+            return
+        sitting = self.session.players.get(place)
+        player = Player(badge.member, badge.name)
+        leaving = sitting is not None and sitting.member == player.member
+        self.session.sit(place, None if leaving else player)
+        reason = "table_member_left" if leaving else "table_member_sits"
+        text = self.message(reason, name=badge.name, seat=place)
+        self.overlay = Overlay("notice", self.seat_name(place), text, None,
+                               self.clock.now() + self.settings.notice_s)
+        self.buzzes.append("ok")
+        self.notify("seat", text, seat=place, member=None if leaving else player.member,
+                    name=badge.name)
+
+    def refuse_badge(self, place: int, uid: str) -> None:
+        badge = self.registry.badge(uid)
+        name = badge.name if badge is not None else "?"
+        self.refuse(None, "table_badge_between_matches", name=name)
+
     def start_match(self) -> None:
         self.overlay = None
         match = self.session.start_match(self.seed_source())
@@ -437,6 +482,55 @@ class TableModel:
         holders = [r.seat for r in hand.reads if r.card == c]
         return holders[0] if len(holders) == 1 else None
 
+    @staticmethod
+    def expected_places(hand: Hand, step: Step) -> set[int]:
+        """The readers a step waits for: the step's seat (a step without a
+        seat: any seat's), and for a shown or tapped card the dealer's too."""
+        players = hand.game.players
+        expected = {step.seat} if step.seat is not None else set(range(players))
+        if step.kind in ("show", "card"):
+            expected.add(DEALER)
+        return expected
+
+    def is_read_at_once(self, place: int, uid: str) -> bool:
+        """May the card that just arrived at `place` be read at once, before
+        its debounce time (`hygiene.takes_at_once`)? Only while a hand is
+        being learnt or played; admin tags and the menus wait."""
+        hand = self.hand_or_none()
+        if hand is None or uid in self.settings.admin_uids or place in self.offline:
+            return False
+        state = self.state
+        owner = None
+        enrolled = self.registry.lookup(uid)
+        if state == "match_deal_scan":
+            expected = set(range(hand.game.players))
+        elif state == "match_deal_dealt":
+            expected = {self.dealer_place()}
+        elif state.startswith("match_hand"):
+            step = hand.step()
+            if step is None:
+                return False
+            expected = self.expected_places(hand, step)
+            if enrolled is not None and hand.reads:
+                owner = self.owner_of(hand, enrolled.card)
+        else:
+            return False
+        return takes_at_once(place, enrolled is not None, expected,
+                             self.debouncer.present_at(uid), owner)
+
+    def withdraw(self, taken: Action | Read) -> bool:
+        """A card read at once left its reader before its debounce time: it
+        was swept past, not put down. Take its play (or read) back while it is
+        still the hand's last one; True if it was taken back."""
+        if taken is not self.last_action():
+            return False
+        self.session.undo()
+        self.overlay = None
+        card = taken.card
+        self.notify("withdrawn", card.code if card else "", seat=taken.seat, uid=taken.uid)
+        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        return True
+
     def take_card(self, place: int, uid: str) -> None:
         hand = self.session.hand()
         step = hand.step()
@@ -459,10 +553,7 @@ class TableModel:
         else:
             self.ignore("not a seat in play", place=place, uid=uid)
             return
-        # the readers the step waits for (a step without a seat: any seat's)
-        expected = {step.seat} if step.seat is not None else set(range(players))
-        if step.kind in ("show", "card"):
-            expected.add(DEALER)
+        expected = self.expected_places(hand, step)
         enrolled = self.registry.lookup(uid)
         owner = None
         if enrolled is not None and hand.reads:
@@ -610,6 +701,7 @@ class TableModel:
         first = match.game.pack.name if match else self.session.selection.make_game().pack.name
         for name in [first, *(p for p in PACKS if p != first)]:
             items.append(AdminItem("enroll", name))
+        items.append(AdminItem("badges"))
         if match is not None:
             items.append(AdminItem("reset"))
         items.append(AdminItem("back"))
@@ -635,6 +727,55 @@ class TableModel:
 
     def is_item_enroll(self) -> bool:
         return self.admin_item().kind in ("continue", "enroll")
+
+    def is_item_badges(self) -> bool:
+        return self.admin_item().kind == "badges"
+
+    def begin_badges(self) -> None:
+        self.badges_enrolled = []
+        self.badge_message = ""
+
+    def take_badge(self, place: int, uid: str) -> None:
+        """A tag tapped while enrolling badges: the next member's badge."""
+        if self.is_admin_tag(place, uid):     # never a badge (the machine closes the menu)
+            self.ignore("the admin tag", place=place, uid=uid)
+            return
+        if self.badges_enrolled and self.badges_enrolled[-1].uid == uid:
+            self.ignore("already read", place=place, uid=uid)
+            return
+        try:
+            badge = self.registry.enroll_badge(uid)
+        except AlreadyEnrolled as err:
+            ex = err.existing
+            self.refuse(None, "table_already_enrolled", card=ex.card.code, pack=ex.pack,
+                        family=ex.family)
+            return
+        except BadgeInUse as err:
+            self.refuse(None, "table_badge_enrolled", number=err.badge.number,
+                        name=err.badge.name)
+            return
+        except RegistryError as err:
+            self.registry_failed(err)
+            return
+        self.clear_error()
+        self.badges_enrolled.append(badge)
+        self.badge_message = badge.name
+        self.buzzes.append("ok")
+        self.notify("enrolled", badge.name, uid=badge.uid, member=badge.number)
+
+    def unenroll_badge(self) -> None:
+        if not self.badges_enrolled:
+            self.refuse(None, "nothing_to_undo")
+            return
+        badge = self.badges_enrolled[-1]
+        try:
+            self.registry.remove_badge(badge.number)
+        except RegistryError as err:
+            self.registry_failed(err)
+            return
+        self.badges_enrolled.pop()
+        self.badge_message = ""
+        self.notify("undone", badge.name, uid=badge.uid, member=badge.number)
 
     def is_item_reset(self) -> bool:
         return self.admin_item().kind == "reset"

@@ -19,6 +19,7 @@ from engine.match import Standing
 from engine.packs import PACKS
 from table.controller.session import Action, Hand, Read
 from table.screens.i18n import Translate, translator
+from table.screens.starting import starting_view
 from table.screens.view import (
     CardFace,
     ChoiceView,
@@ -183,7 +184,7 @@ class Presenter:
         return build()
 
     def v_boot(self) -> View:
-        return TextView(Header("cardtable"), (str(self._("Starting…")),))
+        return starting_view(self.m.lang)
 
     def v_ready(self) -> View:
         _ = self._
@@ -194,6 +195,10 @@ class Presenter:
                    if any(s.name == k and s.default != v for s in game.option_specs)]
         if changed:
             lines.append(", ".join(changed))
+        players = self.m.session.players
+        if players:
+            names = ", ".join(f"{self.seat(seat)} {p.name}" for seat, p in sorted(players.items()))
+            lines.append(_("Players: {names}").format(names=names))
         return TextView(Header(game.title, None, game.pack.family, str(_("ready"))),
                         tuple(str(x) for x in lines), str(_("OK start · MENU change")))
 
@@ -445,6 +450,16 @@ class Presenter:
         lines = [self.status_text(match.game, match.state.standing()),
                  _("Dealer: {seat}").format(seat=self.seat(match.state.dealer)),
                  _("Hands: {mode}").format(mode=self.knowledge_label(match.selection.knowledge))]
+        if match.finished:   # the hands so far, newest last: "So far (1+3:2+4): 1:7, 6:2"
+            names = self.team_names(match.game)
+            teams = ":".join(names) if all(len(p) == len(names) for _n, p in match.finished) \
+                else ""
+            # the last four fit on the small screen's line
+            shown = match.finished[-4:]
+            hands = ("…, " if len(match.finished) > len(shown) else "") + ", ".join(
+                ":".join(str(x) for x in p) for _n, p in shown)
+            lines.insert(1, _("So far ({teams}): {hands}").format(teams=teams, hands=hands)
+                         if teams else _("So far: {hands}").format(hands=hands))
         detail = _("Hand {n}").format(n=hand.number) if hand is not None else ""
         return TextView(self.header(hand, str(detail)), tuple(str(x) for x in lines),
                         str(_("OK back")))
@@ -470,6 +485,8 @@ class Presenter:
                 pack=self.pack_label(rec.type), n=rec.enrolled, total=rec.size))
         if item.kind == "enroll":
             return str(_("Enroll a pack: {pack}").format(pack=self.pack_label(item.arg)))
+        if item.kind == "badges":
+            return str(_("Enroll members' badges"))
         if item.kind == "reset":
             return str(_("Reset the match"))
         return str(_("Back"))
@@ -496,6 +513,18 @@ class Presenter:
                    if self.m.enroll_message else str(_("Tap this card on any reader")))
         return EnrollView(title, face(c, family), messages.card_name(c.code, family, self.m.lang),
                           rec.enrolled, rec.size, message, str(_("UNDO take back · MENU pause")))
+
+    def v_admin_badges(self) -> View:
+        _ = self._
+        done = self.m.badges_enrolled
+        lines = [str(_("Tap a member's badge on any reader"))]
+        if self.m.badge_message:
+            last = done[-1]
+            lines.append(str(_("Enrolled: member {n}").format(n=last.number)))
+        else:
+            lines.append(str(_("Members: {n}").format(n=len(self.m.registry.badges()))))
+        return TextView(Header(str(_("Members' badges"))), tuple(lines),
+                        str(_("UNDO take back · OK done")))
 
     def v_admin_reset(self) -> View:
         _ = self._

@@ -72,6 +72,39 @@ class Selection:
 
 
 @dataclass(frozen=True)
+class Player:
+    """A club member sitting at a seat (by their badge): `member` is the
+    badge's `table.registry.member_id`, `name` as the table knows them."""
+
+    member: str
+    name: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"member": self.member, "name": self.name}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Player:
+        return cls(str(obj["member"]), str(obj["name"]))
+
+
+def players_to_json(players: Mapping[int, Player]) -> dict[str, dict[str, str]]:
+    return {str(s): p.to_json() for s, p in sorted(players.items())}
+
+
+def in_play(players: Mapping[int, Player], game: Game) -> dict[int, Player]:
+    """The members at the seats a match of `game` uses."""
+    return {s: p for s, p in players.items() if s < game.players}
+
+
+def players_from_json(obj: Any) -> dict[int, Player]:
+    if not obj:
+        return {}
+    if not isinstance(obj, Mapping):
+        raise ValueError(f"players must be an object, not {obj!r}")
+    return {int(s): Player.from_json(p) for s, p in obj.items()}
+
+
+@dataclass(frozen=True)
 class Read:
     """A card read while learning the hands: who gets it, its sticker, the card."""
 
@@ -184,14 +217,19 @@ class Match:
     """A match: the game, the state before the hand in play, the hand."""
 
     def __init__(self, match_id: int, selection: Selection, game: Game, seed: int,
-                 state: MatchState, hand_number: int = 1) -> None:
+                 state: MatchState, hand_number: int = 1,
+                 players: Mapping[int, Player] | None = None) -> None:
         self.id = match_id
+        #: The members seated by their badges when the match started (seat -> player).
+        self.players: dict[int, Player] = dict(players or {})
         self.selection = selection
         self.game = game
         self.seed = seed
         self.state = state
         self.hand: Hand | None = None
         self.last: HandSummary | None = None
+        #: every finished hand so far: (its number, its points per team)
+        self.finished: list[tuple[int, tuple[int, ...]]] = []
         if not state.over:
             self.hand = Hand(game, hand_number, state, selection.knowledge)
 
@@ -206,6 +244,8 @@ class Session:
     def __init__(self, selection: Selection, store: Store | None = None) -> None:
         self.selection = selection
         self.match: Match | None = None
+        #: Members seated by their badges for the next match (seat -> player).
+        self.players: dict[int, Player] = {}
         self.store = store
         self._replaying = False
         #: Sequence number of the last entry written or replayed.
@@ -227,6 +267,32 @@ class Session:
         self._record("select", selection.to_json())
         self.selection = selection
 
+    # ----- members at the seats ----------------------------------------------------------
+
+    def sit(self, seat: int, player: Player | None) -> Player | None:
+        """Sit a member at `seat` (None: the seat is free again) for the next
+        match; a member sitting elsewhere moves. Returns who sat there before."""
+        if self.match is not None:
+            raise IllegalPlay("not_expected", seat=seat, step="match")
+        if seat < 0:
+            raise IllegalPlay("not_expected", seat=seat, step="seat")
+        before = self.players.get(seat)
+        data: dict[str, Any] = {"seat": seat, "member": None}
+        if player is not None:
+            data = {"seat": seat, **player.to_json()}
+        self._record("seat", data)
+        self._seat(seat, player)
+        return before
+
+    def _seat(self, seat: int, player: Player | None) -> None:
+        for s, p in list(self.players.items()):
+            if player is not None and p.member == player.member:
+                del self.players[s]
+        if player is None:
+            self.players.pop(seat, None)
+        else:
+            self.players[seat] = player
+
     # ----- the match ---------------------------------------------------------------------
 
     def start_match(self, seed: int) -> Match:
@@ -237,9 +303,14 @@ class Session:
         state = game.new_match(random.Random(seed))
         state = game.state_from_json(state.to_json())
         data = {**sel.to_json(), "seed": seed, "state": state.to_json()}
+        if self.players:
+            # every member seated (the match plays with those at its seats)
+            data["players"] = players_to_json(self.players)
+        players = in_play(self.players, game)
         self._record("start", data)
         self.selection = sel
-        self.match = Match(self.seq if self.store is not None else 0, sel, game, seed, state)
+        self.match = Match(self.seq if self.store is not None else 0, sel, game, seed, state,
+                           players=players)
         return self.match
 
     def hand(self) -> Hand:
@@ -361,6 +432,7 @@ class Session:
 
     def _settle(self, match: Match, summary: HandSummary) -> None:
         match.last = summary
+        match.finished.append((summary.number, tuple(summary.result.points)))
         match.state = summary.after
         match.hand = None if summary.after.over else Hand(
             match.game, summary.number + 1, summary.after, match.selection.knowledge)
@@ -409,6 +481,10 @@ class Session:
             raise JournalError(f"journal entry {cp.seq} cannot be replayed: {exc}") from None
         match.state = state
         match.last = None
+        # the hands finished before the checkpoint, from their journal entries
+        match.finished = [
+            (int(e.data["hand"]) - 1, tuple(int(p) for p in e.data.get("points", ())))
+            for e in store.entries(start.seq) if e.kind == "next" and e.seq <= cp.seq]
         number = int(cp.data["hand"])
         match.hand = None if state.over else Hand(match.game, number, state,
                                                   match.selection.knowledge)
@@ -436,7 +512,13 @@ class Session:
             self.selection = Selection.from_json(d)
             game = self.selection.make_game()
             state = game.state_from_json(d["state"])
-            self.match = Match(seq, self.selection, game, int(d["seed"]), state)
+            seated = players_from_json(d.get("players"))
+            self.match = Match(seq, self.selection, game, int(d["seed"]), state,
+                               players=in_play(seated, game))
+            self.players = seated
+        elif kind == "seat":
+            member = d.get("member")
+            self.sit(int(d["seat"]), None if member is None else Player.from_json(d))
         elif kind == "scan":
             game = self.hand().game
             self.scan(int(d["seat"]), str(d["uid"]), game.pack.parse(d["card"]))

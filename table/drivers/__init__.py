@@ -167,26 +167,38 @@ def _opening(part: str, hint: str, action: Callable[[], Any]) -> Any:
 
 def build_ports(config: Config, *, pin_factory: Any = None, readers: Any = None,
                 display: Any = None, clock: Any = None,
-                announce: Callable[[str], None] | None = None) -> Ports:
+                announce: Callable[[str], None] | None = None,
+                first_frame: Callable[[Any], None] | None = None) -> Ports:
     """The table's real ports, as `config` wires them (see module docstring).
 
     `pin_factory`, `readers`, `display` and `clock` replace the configured
     ones (tests use gpiozero's MockFactory, fake readers and a display on a
     capture interface). `announce` is told which pin library was chosen
-    (`cardtable run` writes it to the log).
+    (`cardtable run` writes it to the log). `first_frame` is called with the
+    display as soon as it is open: an I2C display (or none) is opened before
+    the GPIO library is loaded, so the table's first frame does not wait for it.
     What was opened is closed again if a later part fails.
     """
     from table.drivers.display import open_display
-    from table.drivers.gpio import GpioButtons, GpioIndicators
 
-    factory = pin_factory if pin_factory is not None else make_pin_factory(
-        config.gpio.pin_factory)
-    if announce is not None:
-        announce(f"GPIO through {describe_pin_factory(factory)}")
     clock = clock if clock is not None else MonotonicClock()
     opened: list[Any] = []
     d = config.display
+    factory = pin_factory
+    announced = False
+
+    def gpio() -> Any:
+        nonlocal factory, announced
+        if factory is None:
+            factory = make_pin_factory(config.gpio.pin_factory)
+        if announce is not None and not announced:
+            announce(f"GPIO through {describe_pin_factory(factory)}")
+            announced = True
+        return factory
+
     try:
+        if d.driver != "none" and d.interface != "i2c":
+            gpio()   # an SPI display's D/C and RES lines are GPIO pins
         display = display if display is not None else _opening(
             "the display",
             "I2C: enable it in /boot/firmware/config.txt (dtparam=i2c_arm=on) and check the "
@@ -194,6 +206,11 @@ def build_ports(config: Config, *, pin_factory: Any = None, readers: Any = None,
             else "SPI: enable it in /boot/firmware/config.txt (dtparam=spi=on)",
             lambda: open_display(d, factory))
         opened.append(display)
+        if first_frame is not None:
+            first_frame(display)
+        from table.drivers.gpio import GpioButtons, GpioIndicators
+
+        factory = gpio()
         indicators = _opening(
             "the LEDs and buzzer", "check [leds], [buzzer] and the seats' led pins",
             lambda: GpioIndicators(

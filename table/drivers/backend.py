@@ -13,17 +13,18 @@ from table.backends import Backend
 if TYPE_CHECKING:
     from table.config import Config
     from table.doctor import DoctorParts
-    from table.ports import Ports
+    from table.ports import Display, Ports
 
 
 class PiBackend(Backend):
     name = "pi"
 
     def open_ports(self, config: Config,
-                   announce: Callable[[str], None] | None = None) -> Ports:
+                   announce: Callable[[str], None] | None = None,
+                   first_frame: Callable[[Display], None] | None = None) -> Ports:
         from table.drivers import build_ports
 
-        return build_ports(config, announce=announce)
+        return build_ports(config, announce=announce, first_frame=first_frame)
 
     def close_ports(self, ports: Ports) -> None:
         from table.drivers import close_ports

@@ -26,7 +26,12 @@ still powering up). Then:
    errors (a collision of several ATQAs counts: CollErr wins): noise or a
    neighbour's field is not a card.
 
-A known card that misses `misses_to_leave` polls in a row has left. The
+Removal can wait, arrival cannot: a card that has lain still for
+`YOUNG_POLLS` polls is looked for at one poll in `SETTLED_EVERY` only (with
+the same check), so the trick's cards lying on the readers cost less of
+every poll, and the next card put down is read sooner.
+
+A known card that misses `misses_to_leave` checks in a row has left. The
 fields of the reader and of its `group` (the other readers of the table)
 are then switched off for `RF_RESET_S` and on again: every card in them
 restarts in IDLE, so a card only believed gone (its answers lost while it
@@ -67,6 +72,16 @@ RETRIES_PER_POLL = 2
 PRESENCE_TRIES = 2
 #: How long the field stays off when a card has left (ISO/IEC 14443: 5 ms).
 RF_RESET_S = 0.005
+#: Polls after its arrival during which a card is looked for at every poll:
+#: a card swept past a reader must be seen to leave within the table's
+#: debounce time (about 200 ms at 100 polls a second).
+YOUNG_POLLS = 20
+#: After that a card lying still is looked for at one poll in `SETTLED_EVERY`
+#: (staggered by its UID, so that the cards lying on a reader are not all
+#: looked for at the same poll), and at every poll again once it missed one.
+#: Its departure is then reported at most `SETTLED_EVERY - 1` polls later; a
+#: new card is found as fast as ever, and the poll is shorter.
+SETTLED_EVERY = 3
 
 
 def request(pcd: Pcd, code: int = REQA) -> int:
@@ -187,12 +202,16 @@ class CardTracker:
         #: The readers whose fields are reset with this one's (it included).
         self.group = group if group is not None else [pcd]
         self.misses: dict[bytes, int] = {}
+        #: The poll at which each known card arrived.
+        self.arrived_at: dict[bytes, int] = {}
+        self.polls = 0
 
     @property
     def present(self) -> list[bytes]:
         return list(self.misses)
 
     def poll(self) -> PollResult:
+        self.polls += 1
         arrived: list[bytes] = []
         identified: list[bytes] = []
         retries = RETRIES_PER_POLL
@@ -214,19 +233,31 @@ class CardTracker:
             identified.append(uid)
             if uid not in self.misses:
                 arrived.append(uid)
+                self.arrived_at[uid] = self.polls
             self.misses[uid] = 0
         left: list[bytes] = []
         for uid in [u for u in self.misses if u not in identified]:
+            if not self._check_due(uid):
+                continue
             if self._still_here(uid):
                 self.misses[uid] = 0
                 continue
             self.misses[uid] += 1
             if self.misses[uid] >= self.misses_to_leave:
                 del self.misses[uid]
+                self.arrived_at.pop(uid, None)
                 left.append(uid)
         if left:
             self._rf_reset()
         return PollResult(arrived, left)
+
+    def _check_due(self, uid: bytes) -> bool:
+        """Is the known card `uid` looked for at this poll? A card that
+        arrived lately or missed a check: yes; a card lying still: at one
+        poll in SETTLED_EVERY."""
+        if self.misses[uid] or self.polls - self.arrived_at.get(uid, 0) < YOUNG_POLLS:
+            return True
+        return (self.polls + uid[-1]) % SETTLED_EVERY == 0
 
     def _still_here(self, uid: bytes) -> bool:
         """Is the known card `uid` (in HALT) still in the field? Its answer to

@@ -79,6 +79,40 @@ def text_width(size: int, text: str, face: str = "sans") -> int:
     return int(font(size, face).getlength(text) + 0.5)
 
 
+@lru_cache(maxsize=4096)
+def text_length(size: int, text: str, face: str = "sans") -> float:
+    """FreeType's advance of `text` in the font at `size`, unrounded (cached)."""
+    return float(font(size, face).getlength(text))
+
+
+#: Rendered texts kept for reuse (a screen redraws the same few dozen texts).
+TEXT_CACHE_SIZE = 1024
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def rendered_text(size: int, text: str, face: str = "sans"
+                  ) -> tuple[int, int, Image.Image] | None:
+    """`text` drawn once in the font at `size`, as FreeType draws it for a
+    mode "1" image: (dx, dy, mask), where `mask` holds exactly the lit pixels
+    and (dx, dy) is where its corner goes relative to the point the text is
+    drawn at (its top left, as `ImageDraw.text` takes it); None when nothing
+    is lit (spaces, an empty string). Pasting the mask with `ImageDraw.bitmap`
+    gives the same pixels as drawing the text there, without FreeType."""
+    f = font(size, face)
+    # FreeType renders the same glyph pixels wherever an integer origin lies:
+    # draw on a margin wide enough for any bearing, then keep the lit box.
+    margin = 2 * size
+    width = int(f.getlength(text)) + 2 * margin
+    canvas = Image.new("1", (width, 4 * size + 2 * margin), 0)
+    draw = ImageDraw.Draw(canvas)
+    draw.fontmode = "1"
+    draw.text((margin, margin), text, font=f, fill=255)
+    box = canvas.getbbox()
+    if box is None:
+        return None
+    return box[0] - margin, box[1] - margin, canvas.crop(box)
+
+
 @lru_cache(maxsize=8)
 def zero_slash(size: int, face: str = "sans") -> tuple[tuple[int, int], ...]:
     """The pixels, relative to where a "0" is drawn, of a stroke from the top
@@ -138,14 +172,21 @@ class Canvas:
         return text_width(self.layout.font_size, text, self.layout.face)
 
     def text(self, x: int, y: int, text: str, ink: int | None = None) -> int:
-        """Draw `text` with its top at `y` (every zero slashed); returns the x after it."""
+        """Draw `text` with its top at `y` (every zero slashed); returns the x after it.
+
+        The glyphs come from `rendered_text`, drawn once per text, size and
+        face and pasted from then on (the same pixels as drawing the text)."""
         fill = self.ink if ink is None else ink
-        self.draw.text((x, y), text, font=self.font, fill=fill)
+        size, face = self.layout.font_size, self.layout.face
+        glyphs = rendered_text(size, text, face)
+        if glyphs is not None:
+            dx, dy, mask = glyphs
+            self.draw.bitmap((x + dx, y + dy), mask, fill=fill)
         if "0" in text and self._slash:
-            zero = self.font.getlength("0")
+            zero = text_length(size, "0", face)
             for i, ch in enumerate(text):
                 if ch == "0":
-                    left = round(x + self.font.getlength(text[:i + 1]) - zero)
+                    left = round(x + text_length(size, text[:i + 1], face) - zero)
                     self.draw.point([(left + dx, y + dy) for dx, dy in self._slash], fill=fill)
         return x + self.text_width(text)
 

@@ -90,13 +90,15 @@ def test_describe_names_the_library_and_chip():
 
 
 def test_cardtable_run_writes_the_chosen_library_to_the_log(tmp_path, capsys):
-    """`cardtable run --hardware pi` says which GPIO library it uses before
-    anything else is opened (here gpiozero's mock pins; the OLED then fails
-    on a PC without /dev/i2c-1, which ends the run with its own message)."""
+    """`cardtable run --hardware pi` says which GPIO library it uses as soon
+    as it is loaded (here gpiozero's mock pins; an I2C display, opened first
+    for the first frame, is left out: a PC has no /dev/i2c-1), before the
+    card readers, which then fail on a PC without SPI and end the run with
+    their own message."""
     from table.cli import main
 
     config = tmp_path / "config.toml"
-    config.write_text('[gpio]\npin_factory = "mock"\n')
+    config.write_text('[gpio]\npin_factory = "mock"\n[display]\ndriver = "none"\n')
     status = main(["run", "--hardware", "pi", "--config", str(config),
                    "--state", str(tmp_path / "state")])
     err = capsys.readouterr().err

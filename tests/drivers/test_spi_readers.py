@@ -488,3 +488,55 @@ def test_the_polling_thread_survives_a_whole_cycle_failing(caplog):
         readers.stop()
     assert readers.counters_thread_errors == 2
     assert "something no one foresaw" in caplog.text
+
+
+# ----- removal can wait: a card lying still is looked for less often -------------------------
+
+def test_a_settled_card_is_looked_for_at_one_poll_in_three_and_still_never_flickers():
+    from table.drivers.mfrc522_cards import SETTLED_EVERY, YOUNG_POLLS
+
+    board, readers = make()
+    polls(readers, 1)
+    before = board.counters()
+    polls(readers, 12)
+    empty = (board.counters() - before).transfers / 12
+    put(board, Ntag213(STICKER))
+    assert polls(readers, 1) == [CardArrived(0, STICKER)]
+    before = board.counters()
+    polls(readers, 12)
+    young = (board.counters() - before).transfers / 12    # looked for at every poll
+    polls(readers, YOUNG_POLLS)
+    before = board.counters()
+    assert polls(readers, 12 * SETTLED_EVERY) == []
+    settled = (board.counters() - before).transfers / (12 * SETTLED_EVERY)
+    check = young - empty                                  # one WUPA, SELECT x2, HLTA
+    assert settled == pytest.approx(empty + check / SETTLED_EVERY)
+
+
+def test_a_settled_card_lifted_is_reported_gone_within_a_few_more_polls():
+    from table.drivers.mfrc522_cards import SETTLED_EVERY, YOUNG_POLLS
+
+    board, readers = make(misses_to_leave=3)
+    card = Ntag213(STICKER)
+    put(board, card)
+    polls(readers, YOUNG_POLLS + 5)
+    for lifted_at in range(SETTLED_EVERY):      # whichever poll of the three it goes at
+        polls(readers, 1)
+        board.remove(card)
+        said, count = [], 0
+        while not said and count < 20:
+            said += readers.poll_once()
+            count += 1
+        assert said == [CardLeft(0, STICKER)] and count <= SETTLED_EVERY - 1 + 3
+        put(board, card)
+        assert polls(readers, 2) == [CardArrived(0, STICKER)]
+        polls(readers, YOUNG_POLLS + lifted_at)
+
+
+def test_a_card_just_put_down_and_swept_away_is_reported_gone_at_once():
+    board, readers = make(misses_to_leave=3)
+    card = Ntag213(STICKER)
+    put(board, card)
+    assert polls(readers, 1) == [CardArrived(0, STICKER)]
+    board.remove(card)
+    assert polls(readers, 3) == [CardLeft(0, STICKER)]    # 30 ms: well inside the debounce

@@ -58,7 +58,8 @@ def test_unit_runs_the_table_as_its_own_user_with_its_state_dir():
     e = unit_entries()
     assert one(e, "Type") == "notify"
     assert one(e, "User") == "cardtable"
-    assert set(one(e, "SupplementaryGroups").split()) == {"gpio", "spi", "i2c", "dialout"}
+    assert set(one(e, "SupplementaryGroups").split()) == {"gpio", "spi", "i2c", "dialout",
+                                                           "audio"}
     assert one(e, "StateDirectory") == "cardtable"
     assert one(e, "Restart") == "on-failure"
     assert one(e, "WatchdogSec") == "30"
@@ -103,6 +104,7 @@ def test_devices_are_exactly_the_ones_the_table_uses():
         "char-gpiochip rw",     # /dev/gpiochip*: lgpio, rpi-lgpio
         "char-*gpiomem rw",     # /dev/gpiomem*: RPi.GPIO on a Pi 3/4/Zero 2 W
         "char-ttyACM rw",       # the hub
+        "char-alsa rw",         # /dev/snd/*: the voice (aplay)
     ])
     # the hub's udev rule names a ttyACM device: the kind allowed above
     assert 'KERNEL=="ttyACM[0-9]*"' in RULE.read_text()
@@ -224,7 +226,7 @@ def test_install_into_a_root_then_again_changes_nothing(tmp_path):
                      passwd, re.M)
     groups = {ln.split(":")[0]: ln.split(":")[3].split(",")
               for ln in (etc / "group").read_text().splitlines()}
-    for g in ("gpio", "spi", "i2c", "dialout"):
+    for g in ("gpio", "spi", "i2c", "dialout", "audio"):
         assert "cardtable" in groups[g], g
     boot = (root / "boot/firmware/config.txt").read_text()
     assert boot.startswith(original_boot)

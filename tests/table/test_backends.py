@@ -4,6 +4,7 @@ packages, never by importing hw_mocks, and says clearly when one is missing."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -122,3 +123,24 @@ def test_the_product_loads_no_fake_and_no_hardware_library_on_its_own():
                          cwd=ROOT, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_a_backend_of_another_installed_package_is_found_by_name(tmp_path):
+    """cardtable's own entry points are read first (one package's metadata,
+    cheap at start-up); a name it does not have is looked for in every
+    installed package's."""
+    dist = tmp_path / "club_panel-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: club-panel\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[cardtable.hardware]\npanel = club_panel:Panel\n")
+    (tmp_path / "club_panel.py").write_text(
+        "from table.backends import Backend\n"
+        "class Panel(Backend):\n    name = 'panel'\n")
+    code = ("from table.backends import backend_names, load_backend\n"
+            "print(backend_names(), type(load_backend('panel')).__name__,"
+            " type(load_backend('pi')).__name__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["['mock',", "'panel',", "'pi']", "Panel", "PiBackend"]

@@ -69,7 +69,8 @@ def test_the_example_documents_every_key():
     data = tomllib.loads(EXAMPLE.read_text())
     sections = {"readers": cfg.ReadersConfig, "hub": cfg.HubConfig,
                 "display": cfg.DisplayConfig, "buttons": cfg.ButtonsConfig,
-                "leds": cfg.LedsConfig, "buzzer": cfg.BuzzerConfig, "gpio": cfg.GpioConfig}
+                "leds": cfg.LedsConfig, "buzzer": cfg.BuzzerConfig, "gpio": cfg.GpioConfig,
+                "voice": cfg.VoiceConfig}
     for name, cls in sections.items():
         assert {f.name for f in dataclasses.fields(cls)} == set(data[name]), name
     settings = {f.name for f in dataclasses.fields(TableSettings)}
@@ -421,7 +422,7 @@ def test_every_number_of_the_configuration_is_declared_with_a_range():
 
     sections = [TableSettings, cfg.Config, cfg.ReadersConfig, cfg.HubConfig,
                 cfg.DisplayConfig, cfg.ButtonsConfig, cfg.LedsConfig, cfg.BuzzerConfig,
-                cfg.GpioConfig]
+                cfg.GpioConfig, cfg.VoiceConfig]
     numeric = 0
     for cls in sections:
         for f in dataclasses.fields(cls):
@@ -442,7 +443,8 @@ def test_every_key_of_a_section_is_declared_once_with_its_check():
     from table.fields import check_of
 
     for cls in (cfg.ReadersConfig, cfg.HubConfig, cfg.DisplayConfig, cfg.ButtonsConfig,
-                cfg.LedsConfig, cfg.BuzzerConfig, cfg.GpioConfig, TableSettings):
+                cfg.LedsConfig, cfg.BuzzerConfig, cfg.GpioConfig, cfg.VoiceConfig,
+                TableSettings):
         for f in dataclasses.fields(cls):
             if f.name != "options":
                 assert check_of(f) is not None, f"{cls.__name__}.{f.name}"

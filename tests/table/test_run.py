@@ -75,7 +75,9 @@ def test_a_whole_filicau_match_from_the_command_line(tmp_path):
     assert all(a["ok"] for a in answers)
     assert [a["hand"]["points"] for a in answers if "hand" in a] == hands
     listed = cardtable("export", "--state", tmp_path / "state", "--list")
-    assert "filicau\tscan\t2 hands\tover" in listed.stdout
+    lines = listed.stdout.splitlines()
+    assert lines[0].split() == ["match", "game", "knowledge", "hands", "ended"]
+    assert lines[2].split()[1:] == ["filicau", "scan", "2", "over"]
 
 
 def test_a_second_run_on_the_same_state_resumes(tmp_path):
@@ -157,8 +159,11 @@ def test_the_registry_commands_list_export_and_import(tmp_path, capsys):
     (tmp_path / "e.txt").write_text("tap 0 Kh\n")      # enrolls a virtual pack on the fake
     assert main(["run", "--hardware", "mock", "--events", str(tmp_path / "e.txt"),
                  "--state", str(one), "--quiet"]) == 0
+    capsys.readouterr()
     assert main(["enroll", "--state", str(one)]) == 0
-    assert "1\tgerman32\t32/32\tcomplete\tvirtual german32" in capsys.readouterr().out
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].split() == ["pack", "type", "cards", "state", "name"]
+    assert listed[2].split() == ["1", "german32", "32/32", "complete", "virtual", "german32"]
     assert main(["enroll", "--state", str(one), "--export", str(tmp_path / "p.json")]) == 0
     two.mkdir()
     assert main(["enroll", "--state", str(two), "--import", str(tmp_path / "p.json")]) == 0

@@ -97,7 +97,8 @@ def test_the_font_draws_every_romanian_and_hungarian_letter(pair, layout):
 
 
 def presenter_texts():
-    source = (ROOT / "table" / "controller" / "present.py").read_text(encoding="utf-8")
+    source = "".join((ROOT / path).read_text(encoding="utf-8") for path in (
+        "table/controller/present.py", "table/screens/starting.py"))
     return sorted({eval(m) for m in re.findall(r'_\(("(?:[^"\\]|\\.)*")\)', source)})
 
 

@@ -32,7 +32,8 @@ from tests.table.test_controller_filicau import HANDS, PLAYS
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("CARDTABLE_GOLDEN") == "update"
 ADMIN = "AD000001"
-SMALL_SET = ("ready", "scan", "play", "trick", "error", "result", "choose", "enroll")
+SMALL_SET = ("ready", "scan", "play", "trick", "error", "result", "choose", "enroll",
+             "ready_players")
 
 
 def rig_for(language, size, knowledge="scan", game="filicau", **options):
@@ -132,6 +133,20 @@ def frames_of_a_session(language, size):
     shot("over", rig)
     rig.close()
 
+    # MENU in the second hand: the match so far, with the first hand's points
+    rig = rig_for(language, size)
+    rig.press("ok")
+    for seat, hand in enumerate(HANDS):
+        for code in hand:
+            rig.tap(seat, code)
+    rig.tap(DEALER, "9b")
+    for seat, code in PLAYS:
+        rig.tap(seat, code)
+    rig.press("ok")
+    rig.press("menu")
+    shot("info_hands", rig)
+    rig.close()
+
     rig = rig_for(language, size, knowledge="dealt")
     rig.press("ok")
     for i in range(6):
@@ -146,6 +161,23 @@ def frames_of_a_session(language, size):
                        (0, "Th"), (1, "Ab")]:
         rig.tap(seat, code)
     shot("revoke", rig)
+    rig.close()
+
+    rig = rig_for(language, size)
+    rig.player.tap(0, ADMIN)
+    kinds = [i.kind for i in rig.ctl.model.admin_items()]
+    for _ in range(kinds.index("badges")):
+        rig.press("menu")
+    rig.press("ok")
+    rig.player.tap(1, "B0000001")
+    rig.player.tap(2, "B0000002")
+    shot("badges", rig)
+    rig.player.tap(0, ADMIN)
+    rig.player.tap(1, "B0000001")
+    shot("member_sits", rig)
+    rig.player.tap(3, "B0000002")
+    rig.player.pause(10)
+    shot("ready_players", rig)
     rig.close()
 
     rig = rig_for(language, size, knowledge="open", game="test_steps")

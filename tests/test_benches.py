@@ -1,0 +1,95 @@
+"""The benches' shared parts measure what they claim: the I2C accounting sees
+luma's own transactions (sizes worked out by hand from luma's i2c interface
+and the SSD1306's frame), `one_core` really pins a bench, and the touch ->
+verdict bench runs end to end on a tiny workload. The figures themselves go
+in the README, not in tests."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from tests.system_programs import require_program
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def load(name):
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module        # dataclasses look their module up
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+def test_a_whole_ssd1306_frame_is_two_transactions_and_23_ms_at_400_khz():
+    i2c_bus = load("i2c_bus")
+    from table.config import DisplayConfig
+    from table.drivers.display import open_display
+
+    with i2c_bus.recording_smbus() as buses:
+        display = open_display(DisplayConfig(driver="ssd1306"))
+    assert len(buses) == 1
+    bus = buses[0]
+    bus.take()                                         # luma's init commands
+    display.device.display(Image.new("1", (128, 64), 1))
+    sent = bus.take()
+    # luma's managed I2C: one SMBus block write of the 6 addressing commands
+    # (0x21 col0 col1 0x22 page0 page1), one i2c_rdwr message of the 1024 bytes
+    assert sent == [6, 1024]
+    # START+STOP (2 clocks) and address, control byte, payload at 9 clocks a byte
+    clocks = (2 + 9 * (2 + 6)) + (2 + 9 * (2 + 1024))
+    assert i2c_bus.clocks(sent) == clocks == 9310
+    assert i2c_bus.bus_ms(sent) == pytest.approx(9310 / 400_000 * 1000)   # 23.275 ms
+
+
+def test_a_block_write_longer_than_smbus_allows_is_refused():
+    i2c_bus = load("i2c_bus")
+    with pytest.raises(ValueError, match="32 bytes"):
+        i2c_bus.RecordingSMBus().write_i2c_block_data(0x3C, 0x40, [0] * 33)
+
+
+def test_one_core_pins_a_bench_with_taskset(tmp_path):
+    require_program("taskset")
+    script = tmp_path / "bench.py"
+    script.write_text(textwrap.dedent(f"""
+        import os, sys
+        sys.path.insert(0, {str(BENCH)!r})
+        from pinning import one_core
+        one_core()
+        print("CPUS", sorted(os.sched_getaffinity(0)), sys.argv[1:])
+    """))
+    env = {k: v for k, v in os.environ.items() if k != "CARDTABLE_BENCH_CORE"}
+    out = subprocess.run([sys.executable, str(script), "--x", "1"], capture_output=True,
+                         text=True, env=env, check=True).stdout
+    core = max(os.sched_getaffinity(0))
+    assert f"Bench pinned to core {core} with taskset." in out
+    assert f"CPUS [{core}] ['--x', '1']" in out
+
+
+def test_the_touch_bench_runs_the_whole_path_for_plays_and_refusals(tmp_path, capsys):
+    bench = load("touch_bench")
+    status = bench.main(["--hands", "1", "--samples", "2", "--dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status in (0, 1)
+    lying = [row.split("|")[1].strip() for row in out.splitlines()
+             if re.match(r"\| \d \| \d+ \|", row)]
+    assert lying == ["0", "1", "2", "3"]
+    rows = {row.split("|")[1].strip(): row.split("|")[1:-1] for row in out.splitlines()
+            if row.startswith(("| accepted", "| refused"))}
+    assert set(rows) == {"accepted", "refused"}
+    # an error screen is inverse video: the whole frame goes over the bus
+    assert rows["refused"][4].strip().startswith("1030 B")
+    assert ("met" if status == 0 else "MISSED") in rows["refused"][-1] + rows["accepted"][-1]
