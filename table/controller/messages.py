@@ -73,6 +73,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "en": "This badge is already member {number} ({name}).",
         "ro": "Acest ecuson este deja membrul {number} ({name}).",
         "hu": "Ez a kártya már a(z) {number}. tagé ({name}).",
+    },
     # ----- the rules of the refusals in one short line (`Catalogue.rule`) -----
     "table_hand_full.rule": {
         "en": "Seat {seat} has all {count} cards",
