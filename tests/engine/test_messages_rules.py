@@ -110,7 +110,8 @@ def test_every_refusal_of_the_engine_and_the_table_has_its_rule_in_one_short_lin
 PARAMS = {"seat": 1, "turn": 2, "accused": 3, "owner": 0, "card": "Oa", "suit": "h",
           "trump": "l", "call": "three", "choice": "x", "choices": "0, 2", "code": "Zz",
           "count": 8, "limit": 10, "meld": "bezique", "pack": 2, "points": 12, "trick": 3,
-          "uid": "0BADC0DE", "servant": 2, "seats": [1, 3], "step": "play"}
+          "uid": "0BADC0DE", "servant": 2, "seats": [1, 3], "step": "play", "name": "Ana",
+          "number": 3}
 
 
 @pytest.mark.parametrize("gid", game_ids())
