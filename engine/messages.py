@@ -299,14 +299,14 @@ class Catalogue(Mapping[str, Mapping[str, str]]):
                 values["card_short"] = card_name(str(values["card"]),
                                                  values.get("family", "german"), lang_)
         text = _render(self, reason + RULE, lang, values)
-        return _tidy(text)
+        return tidy(text)
 
 
 #: The suffix of a refusal's short rule in a catalogue: `must_follow.rule`.
 RULE = ".rule"
 
 
-def _tidy(text: str) -> str:
+def tidy(text: str) -> str:
     """Spaces left by an empty sign: none doubled, none before punctuation."""
     text = re.sub(r" {2,}", " ", text.strip())
     return re.sub(r" ([:;,.!?)])", r"\1", text).replace("( ", "(")
