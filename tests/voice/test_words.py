@@ -23,7 +23,7 @@ SAMPLE = {"seat": "2", "turn": "3", "owner": "4", "accused": "1", "card": "Oa", 
           "choices": "pass, play", "call": "Ah", "meld": "40", "count": 8, "pack": 2,
           "uid": "04A1B2C3D4E5F6", "trick": 3, "number": 4, "team": "1 and 3",
           "masters": "1 and 3", "slaves": "2 and 4", "score": "2 to 1", "winner": "1 and 3",
-          "servant": "3", "seats": "2, 4", "name": "Ana"}
+          "servant": "3", "seats": "2, 4", "name": "Ana Pop"}
 
 
 def params_for(template: str) -> dict[str, object]:
