@@ -190,6 +190,8 @@ def _headless_demo(args: argparse.Namespace, game: str, options: dict[str, Any])
         match = sim.match
         state = match.state.to_json() if match is not None else {}
         print(f"{game}: {sim.state}; final state {json.dumps(state)}; seed {args.seed}")
+        if match is not None:     # the same in words: seats and teams as people count them
+            print("  " + sim.rig.ctl.presenter.match_words(match))
         for line in sim.log:
             if line.kind == "error":
                 print(f"  refused: {line.text}")

@@ -180,9 +180,9 @@ def report(hand: ReplayedHand, reviews: Sequence[Any], seconds: float) -> str:
     teams = rec.teams
     names = {0: [], 1: []}  # type: dict[int, list[str]]
     for s, t in enumerate(teams):
-        names[t].append(str(s))
+        names[t].append(str(s + 1))       # seats as people count them, from 1
     lines = [f"Hand {hand.number} · {game.title or game.id} · trumps: {rec.trump or 'none'}"
-             f" · team 0: seats {', '.join(names[0])}; team 1: seats {', '.join(names[1])}"]
+             f" · teams {'+'.join(names[0])} and {'+'.join(names[1])}"]
     start = rec.position(rec.first)
     if not start.trick and all(start.hands):
         best = analyse(start, values=False).points
@@ -200,7 +200,7 @@ def report(hand: ReplayedHand, reviews: Sequence[Any], seconds: float) -> str:
         flag = ""
         if r.flagged:
             flag = "<<" + (" result" if r.result_changed else "")
-        lines.append(f"{r.index + 1:>3} {r.trick:>5} {r.seat:>4} {r.card.code:>4} "
+        lines.append(f"{r.index + 1:>3} {r.trick:>5} {r.seat + 1:>4} {r.card.code:>4} "
                      f"{r.loss:>4}  {best_cards:<22} {avg:>8} {r.samples or '':>5}  "
                      f"{fair:<11} {flag}")
     flagged = [r for r in reviews if r.flagged]
@@ -214,7 +214,7 @@ def report(hand: ReplayedHand, reviews: Sequence[Any], seconds: float) -> str:
             if r.result_changed:
                 what.append("it changed the hand's result (who became masters, or the "
                             "game points)")
-            lines.append(f"  trick {r.trick}, seat {r.seat}, {r.card.code}: " + "; ".join(what)
+            lines.append(f"  trick {r.trick}, seat {r.seat + 1}, {r.card.code}: " + "; ".join(what)
                          + f" (best: {' '.join(c.code for c in r.best[:4])})")
     else:
         lines.append("No card cost a point.")

@@ -489,27 +489,58 @@ def _frame_saver(folder: Path, mock: Any) -> Any:
     return lambda: count[0]
 
 
+def _hand_words(ctl: Any, points: list[int]) -> str:
+    """ "1+3: 5, 2+4: 3; 1+3 masters, 2+4 slaves": the teams by their seats,
+    counted from 1 as the screen names them, and the match in words."""
+    match = ctl.model.session.match
+    if match is None:
+        return f"points {points}"
+    presenter = ctl.presenter
+    names = presenter.team_names(match.game)
+    if len(names) != len(points):
+        names = [f"team {i + 1}" for i in range(len(points))]
+    text = "points " + ", ".join(f"{nm}: {p}" for nm, p in zip(names, points, strict=False))
+    status = presenter.status_text(match.game, match.state.standing())
+    if match.over:
+        status = ", ".join(x for x in (presenter.winner_text(match.game, match.state.to_json()),
+                                       status) if x)
+    return f"{text}; {status}" if status else text
+
+
 def _print_notice(n: Any, ctl: Any) -> None:
+    """One log line a person reads: seats as the screen names them (from 1)."""
     d = n.data
     if n.kind == "ignored":
         return
+    seat = ctl.model.seat_name
     if n.kind == "accepted":
         what = d.get("card") or d.get("choice") or n.text
-        say(f"seat {d.get('seat')}: {what} accepted")
+        say(f"seat {seat(d.get('seat'))}: {what} accepted")
     elif n.kind == "refused":
         say(f"refused: {n.text}")
     elif n.kind == "revoke":
         say(f"revoke: {n.text}")
     elif n.kind == "trick":
-        say(f"trick {n.text}: seat {d['winner']} takes {d['points']} "
+        say(f"trick {n.text}: seat {seat(d['winner'])} takes {d['points']} "
               f"({' '.join(d['cards'])})")
     elif n.kind == "hand":
         if "points" in d:
-            say(f"hand {n.text}: points {d['points']}, match {d['state']}")
+            say(f"hand {n.text}: {_hand_words(ctl, d['points'])}")
         else:
             say(f"hand {n.text}")
     elif n.kind == "undone":
         say(f"taken back: {n.text}")
+    elif n.kind == "match" and n.text == "start":
+        say(f"match {d.get('match')} starts: seat {seat(d.get('dealer'))} deals")
+    elif n.kind == "match" and n.text == "over":
+        say("match over")
+    elif n.kind == "reader":
+        from table.ports import DEALER
+
+        place = d.get("place")
+        where = ("the dealer's reader" if place == DEALER
+                 else f"the reader of seat {seat(place)}")
+        say(f"{where}: {n.text} {d.get('detail', '')}".rstrip())
     else:
         extra = " ".join(f"{k}={v}" for k, v in d.items())
         say(f"{n.kind} {n.text} {extra}".rstrip())

@@ -74,6 +74,62 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "ro": "Acest ecuson este deja membrul {number} ({name}).",
         "hu": "Ez a kártya már a(z) {number}. tagé ({name}).",
     },
+    # ----- the rules of the refusals in one short line (`Catalogue.rule`) -----
+    "table_hand_full.rule": {
+        "en": "Seat {seat} has all {count} cards",
+        "ro": "Locul {seat} are toate cele {count}",
+        "hu": "Megvan mind a {count} lap",
+    },
+    "table_already_read.rule": {
+        "en": "The {card_short} was read for seat {owner}",
+        "ro": "{card_short} e citit pentru locul {owner}",
+        "hu": "{card_short} a(z) {owner}. helyé",
+    },
+    "table_unknown_uid.rule": {
+        "en": "Unknown card: admin tag, then Enroll",
+        "ro": "Carte necunoscută: admin, apoi Înregistrare",
+        "hu": "Ismeretlen lap: admin címke, majd Felvétel",
+    },
+    "table_not_in_pack.rule": {
+        "en": "{code}: not from this game's pack",
+        "ro": "{code}: nu e din pachetul jocului",
+        "hu": "{code}: nem a játék paklijából",
+    },
+    "table_already_enrolled.rule": {
+        "en": "Already the {card_short} of pack {pack}",
+        "ro": "Deja {card_short} din pachetul {pack}",
+        "hu": "Már a(z) {pack}. pakli {card_short} lapja",
+    },
+    "table_revoke.rule": {
+        "en": "Revoke: no {suit_sign} {suit_name} in trick {trick}",
+        "ro": "Renonț: fără {suit_sign} {suit_name} la mâna {trick}",
+        "hu": "Hiba: {trick}. ütésben nem adott {suit_sign} {suit_name}",
+    },
+    "table_no_match.rule": {
+        "en": "No match: OK starts one",
+        "ro": "Niciun meci: OK începe unul",
+        "hu": "Nincs mérkőzés: OK indít",
+    },
+    "table_badge_between_matches.rule": {
+        "en": "Sit down between matches",
+        "ro": "Așezați-vă între meciuri",
+        "hu": "Mérkőzések között ülj le",
+    },
+    "table_badge_at_dealer.rule": {
+        "en": "Badge: on a seat's reader",
+        "ro": "Ecusonul: pe cititorul unui loc",
+        "hu": "Kártya: egy hely olvasójára",
+    },
+    "table_badge_enrolled.rule": {
+        "en": "Already member {number}",
+        "ro": "Deja membrul {number}",
+        "hu": "Már a(z) {number}. tag",
+    },
+    "table_reader_offline.rule": {
+        "en": "Reader of seat {seat} offline",
+        "ro": "Cititorul locului {seat} nu merge",
+        "hu": "A(z) {seat}. hely olvasója nem megy",
+    },
 }
 
 #: The table's own codes.

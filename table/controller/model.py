@@ -58,6 +58,11 @@ class Overlay:
     seat: int | None = None
     until: float | None = None
     reason: str = ""
+    #: The rule in one short line (`Catalogue.rule`), with suit signs.
+    rule: str = ""
+    #: The card refused (a code), and its pack's family.
+    card: str | None = None
+    family: str = "german"
 
 
 @dataclass(frozen=True)
@@ -178,15 +183,30 @@ class TableModel:
         for listener in list(self.listeners):
             listener(n)
 
-    def message(self, reason: str, **params: Any) -> str:
-        """A message in the table's language, with seats written as the table names them."""
+    def _seat_names(self, params: dict[str, Any]) -> dict[str, Any]:
         values = dict(params)
-        for key in ("seat", "turn", "owner"):
-            if isinstance(values.get(key), int):
+        for key in messages.SEAT_PARAMS:
+            if isinstance(values.get(key), int) and not isinstance(values[key], bool):
                 values[key] = self.seat_name(values[key])
+        if isinstance(values.get("seats"), (list, tuple)):
+            values["seats"] = ", ".join(self.seat_name(s) for s in values["seats"])
         if "seat" in values:
             values["seat_label"] = values["seat"]
-        return self.catalogue().render(reason, self.lang, **values)
+        return values
+
+    def message(self, reason: str, **params: Any) -> str:
+        """A message in the table's language, with seats written as the table names them."""
+        return self.catalogue().render(reason, self.lang, **self._seat_names(params))
+
+    def rule(self, reason: str, **params: Any) -> str:
+        """The rule of a refusal in one short line (`Catalogue.rule`), in the
+        table's language, with seats written as the table names them; empty
+        (the screen shows the whole sentence) if its parameters are missing."""
+        try:
+            return self.catalogue().rule(reason, self.lang, **self._seat_names(params))
+        except ValueError as err:     # a refusal raised without a rule's parameter: a bug
+            log.warning("no short rule for %s: %s", reason, err)
+            return ""
 
     def catalogue(self) -> messages.Catalogue:
         """The sentences the table shows: the chosen game's and the table's own."""
@@ -201,12 +221,22 @@ class TableModel:
         seat = who
         if seat is not None and "seat" not in params:
             params["seat"] = seat
+        hand = self.hand_or_none()
+        family = str(params.get("family") or (
+            hand.game.pack.family if hand is not None else "german"))
+        if hand is not None and hand.flow is not None and "trump" not in params:
+            params["trump"] = hand.flow.trump      # a rule names the trump's suit
         text = self.message(reason, **params)
+        rule = self.rule(reason, **params)
         title = self.seat_name(seat) if seat is not None else ""
         until = self.clock.now() + self.settings.error_s
-        self.overlay = Overlay("error", title, text, seat, until, reason)
+        card = params.get("card")
+        self.overlay = Overlay("error", title, text, seat, until, reason, rule,
+                               str(card) if card is not None else None, family)
         self.buzzes.append("error")
-        self.notify("refused", text, seat=seat, reason=reason, params=dict(params))
+        # `params`: for another medium (a voice) to say the same refusal its own way
+        self.notify("refused", text, seat=seat, reason=reason, rule=rule,
+                    card=str(card) if card is not None else None, params=dict(params))
 
     def refuse_error(self, seat: int | None, err: EngineError) -> None:
         params = dict(err.params)
@@ -553,12 +583,16 @@ class TableModel:
         if outcome is not None and outcome.revoke is not None:
             r = outcome.revoke
             game = self.session.hand().game
-            text = self.message("table_revoke", seat=r.seat, trick=r.trick, suit=r.suit,
-                                family=game.pack.family)
+            params: dict[str, Any] = {"seat": r.seat, "trick": r.trick, "suit": r.suit,
+                                      "family": game.pack.family}
+            text = self.message("table_revoke", **params)
+            rule = self.rule("table_revoke", **params)
             self.overlay = Overlay("revoke", self.seat_name(r.seat), text, r.seat,
-                                   self.clock.now() + self.settings.error_s, "revoke")
+                                   self.clock.now() + self.settings.error_s, "revoke", rule,
+                                   action.card.code if action.card else None,
+                                   game.pack.family)
             self.buzzes.append("error")
-            self.notify("revoke", text, seat=r.seat, trick=r.trick, suit=r.suit)
+            self.notify("revoke", text, seat=r.seat, trick=r.trick, suit=r.suit, rule=rule)
         if outcome is not None and outcome.trick is not None:
             t = outcome.trick
             self.notify("trick", f"{t.number}", winner=t.winner, points=t.points,

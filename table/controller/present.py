@@ -8,6 +8,7 @@ Only generic facts of the engine are used (`Game.title`, `team_of`,
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from engine import messages
@@ -29,6 +30,7 @@ from table.screens.view import (
     PlayView,
     ProgressView,
     SeatCell,
+    Sign,
     TeamLine,
     TextView,
     View,
@@ -122,6 +124,24 @@ class Presenter:
             return str(_("{team} win the match").format(team=names[w]))
         return str(_("No winner: a draw"))
 
+    def match_words(self, match: Any) -> str:
+        """A match in one line of words, in the table's language, for a log or
+        a summary: "Match over: 1+3 win the match. 1+3 masters, 2+4 slaves.
+        Hands: 3." (the JSON state numbers seats and teams from 0; this line
+        names the teams by their seats, from 1)."""
+        _ = self._
+        state = match.state.to_json()
+        game = match.game
+        parts = [self.status_text(game, match.state.standing())]
+        if state.get("over"):
+            parts.insert(0, self.winner_text(game, state))
+        if isinstance(state.get("dealer"), int) and not state.get("over"):
+            parts.append(str(_("Next dealer: {seat}").format(seat=self.seat(state["dealer"]))))
+        if isinstance(state.get("hands"), int):
+            parts.append(str(_("Hands played: {n}").format(n=state["hands"])))
+        head = str(_("Match over") if state.get("over") else _("Match"))
+        return f"{head}: " + "; ".join(p for p in parts if p) + "."
+
     def header(self, hand: Hand | None = None, detail: str = "") -> Header:
         if self.m.club_offline:  # the club room cannot be reached: a small mark
             detail = f"\u2298 {detail}".rstrip()
@@ -153,7 +173,8 @@ class Presenter:
                 title = _("Seat {seat}").format(seat=ov.title)
             else:
                 title = _("Not accepted")
-            return ErrorView(str(title), ov.message)
+            card = CardFace.of(ov.card, ov.family) if ov.card and len(ov.card) == 2 else None
+            return ErrorView(str(title), ov.message, sign_parts(ov.rule, ov.family), card)
         if ov is not None and ov.kind == "notice":
             return TextView(Header(ov.title), (ov.message,))
         state = self.m.state
@@ -263,8 +284,14 @@ class Presenter:
         assert flow is not None
         family = hand.game.pack.family
         cards = tuple(face(c, family) for c in flow.shown)
+        lines = [self.prompt(hand)]
+        step = hand.step()
+        if step is not None and step.choices and step.kind != "choose":
+            choice = step.choices[self.m.choice_cursor() % len(step.choices)]
+            lines.append(self.choice_help(hand, step.prompt, choice))
         return TextView(self.header(hand, str(_("Hand {n}").format(n=hand.number))),
-                        (self.prompt(hand),), self.banner() or self.current_choice(hand), cards)
+                        tuple(x for x in lines if x),
+                        self.banner() or self.current_choice(hand), cards)
 
     def v_match_hand_card(self) -> View:
         return self.v_match_hand_show()
@@ -277,8 +304,19 @@ class Presenter:
         labels = tuple(self.choice_label(hand, step.prompt, c) for c in step.choices)
         who = str(_("Seat {seat}").format(seat=self.seat(step.seat))) \
             if step.seat is not None else ""
+        cursor = self.m.choice_cursor()
+        help_ = self.choice_help(hand, step.prompt, step.choices[cursor % len(step.choices)]) \
+            if step.choices else ""
         return ChoiceView(self.header(hand, who), self.prompt(hand), labels,
-                          self.m.choice_cursor(), str(_("MENU next · OK choose")))
+                          cursor, str(_("MENU next · OK choose")), help_)
+
+    def choice_help(self, hand: Hand, prompt: str, choice: str) -> str:
+        """What `choice` does, in one line (the game's `<prompt>_<word>.help`),
+        or "" when the game says nothing more than the choice's label."""
+        key = f"{prompt}_{choice.partition(':')[0]}.help"
+        if key not in self.m.catalogue():
+            return ""
+        return self.m.message(key, family=hand.game.pack.family)
 
     def choice_label(self, hand: Hand, prompt: str, choice: str) -> str:
         """A choice in words: a seat number as the seat's name, a word the
@@ -304,8 +342,10 @@ class Presenter:
         if step is None or not step.choices or step.kind == "choose":
             return ""
         choice = step.choices[self.m.choice_cursor() % len(step.choices)]
-        return str(self._("OK: {choice}").format(
-            choice=self.choice_label(hand, step.prompt, choice)))
+        label = self.choice_label(hand, step.prompt, choice)
+        if len(step.choices) > 1:      # MENU shows the other choices
+            return str(self._("MENU next · OK: {choice}").format(choice=label))
+        return str(self._("OK: {choice}").format(choice=label))
 
     def v_match_hand_play(self) -> View:
         _ = self._
@@ -491,6 +531,47 @@ class Presenter:
         return TextView(Header(str(_("Reset the match?"))),
                         (str(_("The match is closed; the journal keeps it.")),),
                         str(_("OK yes · UNDO no")))
+
+
+def sign_parts(text: str, family: str) -> tuple[str | Sign, ...]:
+    """A line of text with the suits' signs (`engine.messages.suit_sign`) as
+    `Sign`s, which the screens draw as the suits' icons."""
+    signs = {ch: suit for suit, ch in messages.SUIT_SIGNS.get(family, {}).items()}
+    parts: list[str | Sign] = []
+    run = ""
+    for ch in text:
+        if ch in signs:
+            if run:
+                parts.append(run)
+            parts.append(Sign(signs[ch], family))
+            run = ""
+        else:
+            run += ch
+    if run:
+        parts.append(run)
+    return tuple(parts)
+
+
+def legal_cards(hand: Hand, seat: int, held: Iterable[Card] | None = None) -> frozenset[Card]:
+    """The cards `seat` may play now, for highlighting a player's hand (the
+    simulator): of `held` (the cards in the player's hand, when the table
+    does not know the hands), or of the seat's hand as the table knows it.
+    Empty when it is not `seat`'s turn to play a card to the trick."""
+    flow = hand.flow
+    step = hand.step()
+    if flow is None or flow.deal is None or step is None or step.kind != "play" \
+            or step.seat != seat:
+        return frozenset()
+    deal = flow.deal
+    if held is None:
+        if not deal.hands_known:
+            return frozenset()
+        return frozenset(deal.legal_cards(seat))
+    cards = list(held)
+    if deal.hands_known:
+        return frozenset(c for c in cards if deal.is_legal(seat, c))
+    return frozenset(hand.game.legal_subset(deal.trump, deal.current_trick, cards,
+                                            **deal.context()))
 
 
 def _value(v: Any) -> str:

@@ -14,6 +14,7 @@ for a D.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,6 +32,7 @@ from table.screens.view import (
     PlayView,
     ProgressView,
     SeatCell,
+    Sign,
     TextView,
     View,
 )
@@ -423,8 +425,11 @@ def render_choice(v: ChoiceView, size: tuple[int, int]) -> Image.Image:
     y = c.header(v.header)
     p = c.layout.pitch
     bottom = c.hint(v.hint)
-    prompt = c.wrap(v.prompt)
     room = (bottom - y) // p
+    prompt = c.wrap(v.prompt)
+    if v.help:       # what the highlighted choice does: under the prompt, or instead of it
+        helps = c.wrap(v.help)
+        prompt = prompt + helps if room >= len(prompt) + len(helps) + 2 else helps
     n_prompt = min(len(prompt), max(1, room - 1)) if room > 1 else 0
     y = c.lines(y, prompt[:n_prompt], bottom)
     _list(c, y, bottom, v.choices, v.cursor)
@@ -484,10 +489,122 @@ def render_enroll(v: EnrollView, size: tuple[int, int]) -> Image.Image:
     return c.image
 
 
+#: The error screen's large font for its rule, per screen layout's font size.
+_RULE_FONT: dict[int, Layout] = {8: Layout(12, 14, 1, 1), 9: Layout(12, 14, 1, 3),
+                                 14: Layout(18, 20, 2, 5, "condensed")}
+
+
+def _with_layout(c: Canvas, layout: Layout) -> Canvas:
+    """A canvas drawing on `c`'s frame with another layout (a larger font)."""
+    other = copy.copy(c)
+    other.layout = layout
+    other.font = font(layout.font_size, layout.face)
+    other._slash = zero_slash(layout.font_size, layout.face)
+    return other
+
+
+Piece = str | Sign
+
+
+def _words(parts: tuple[Piece, ...]) -> list[list[Piece]]:
+    """Words of a line of text and suit signs: a sign is part of the word it
+    touches ("10" and a sign stay together), spaces separate words."""
+    words: list[list[Piece]] = []
+    open_word = False
+    for part in parts:
+        if isinstance(part, Sign):
+            if open_word:
+                words[-1].append(part)
+            else:
+                words.append([part])
+            open_word = True
+            continue
+        chunks = part.split(" ")
+        for i, chunk in enumerate(chunks):
+            if i > 0:
+                open_word = False
+            if not chunk:
+                continue
+            if open_word:
+                words[-1].append(chunk)
+            else:
+                words.append([chunk])
+            open_word = True
+    return words
+
+
+def _word_width(c: Canvas, word: list[Piece]) -> int:
+    return sum(SIGN_SIZE * c.layout.scale + 1 if isinstance(p, Sign) else c.text_width(p)
+               for p in word)
+
+
+def _wrap_rich(c: Canvas, parts: tuple[Piece, ...], width: int) -> list[list[list[Piece]]]:
+    """Greedy word wrap of text and signs; a word wider than a line is its own line."""
+    space = c.text_width(" ") + 1       # a pixel more: words apart at a glance
+    lines: list[list[list[Piece]]] = []
+    used = 0
+    for word in _words(parts):
+        w = _word_width(c, word)
+        if lines and used + space + w <= width:
+            lines[-1].append(word)
+            used += space + w
+        else:
+            lines.append([word])
+            used = w
+    return lines
+
+
+def _draw_rich(c: Canvas, x: int, y: int, line: list[list[Piece]]) -> int:
+    space = c.text_width(" ") + 1       # a pixel more: words apart at a glance
+    for i, word in enumerate(line):
+        if i:
+            x += space
+        for piece in word:
+            if isinstance(piece, Sign):
+                x = c.sign(x, y, piece.suit, piece.family)
+            else:
+                x = c.text(x, y, piece)
+    return x
+
+
 def render_error(v: ErrorView, size: tuple[int, int]) -> Image.Image:
+    """The title (who) with the card refused on the right; the rule in a
+    large font, its suit signs drawn as the suits' icons; under it, as much of
+    the whole sentence as the screen holds. Without a rule, the sentence in
+    the large font when it fits, else in the small one."""
     c = Canvas(size, inverse=True)
     p = c.layout.pitch
-    c.text(1, 0, c.fit(v.title, c.width - 2))
+    right = c.width - 1
+    if v.card is not None:
+        right -= c.card_width(v.card)
+        c.card(right, 0, v.card)
+        right -= 3
+    c.text(1, 0, c.fit(v.title, right - 1))
     c.draw.line((0, p - 1, c.width - 1, p - 1), fill=c.ink)
-    c.lines(p + 1, c.wrap(v.message), size[1])
+    y = p + 1
+    big = _with_layout(c, _RULE_FONT.get(c.layout.font_size, Layout(12, 14, 1, 3)))
+    room = (size[1] - y) // big.layout.pitch
+    rule = v.rule
+    rest = v.message
+    if not rule:
+        rule, rest = (v.message,), ""
+    lines = _wrap_rich(big, rule, c.width - 2)
+    if not lines or len(lines) > room:
+        if v.rule:              # the rule in the small font, then the sentence
+            lines = _wrap_rich(c, v.rule, c.width - 2)
+            for line in lines:
+                _draw_rich(c, 1, y, line)
+                y += p
+        c.lines(y, c.wrap(v.message), size[1])
+        return c.image
+    for line in lines:
+        _draw_rich(big, 1, y, line)
+        y += big.layout.pitch
+    if rest and y + p <= size[1] + 1:
+        small = c.wrap(rest)
+        fits = (size[1] + 1 - y) // p
+        if len(small) > fits:
+            small = small[:fits]
+            small[-1] = c.fit(small[-1] + " …", c.width - 2)
+        c.lines(y, small, size[1])
     return c.image

@@ -76,11 +76,15 @@ class ProgressView:
 
 @dataclass(frozen=True)
 class ChoiceView:
+    """A step with choices: the prompt, the choices (the cursor's one
+    highlighted), what the highlighted choice does (`help`), the buttons."""
+
     header: Header
     prompt: str
     choices: tuple[str, ...]
     cursor: int
     hint: str = ""
+    help: str = ""
 
 
 @dataclass(frozen=True)
@@ -115,11 +119,23 @@ class EnrollView:
 
 
 @dataclass(frozen=True)
+class Sign:
+    """A suit's sign inside a line of text (drawn as the suit's icon)."""
+
+    suit: str
+    family: str = "german"
+
+
+@dataclass(frozen=True)
 class ErrorView:
-    """A refusal, drawn in inverse video: who, and the rule in words."""
+    """A refusal, drawn in inverse video: who (`title`), the rule in one
+    short line (`rule`: text and suit signs, drawn in a larger font), the
+    whole sentence (`message`), and the card refused (`card`, if any)."""
 
     title: str
     message: str
+    rule: tuple[str | Sign, ...] = ()
+    card: CardFace | None = None
 
 
 View = PlayView | ProgressView | ChoiceView | TextView | MenuView | EnrollView | ErrorView

@@ -166,6 +166,17 @@ def say(catalogue: Catalogue, reason: str, lang: str = "en", **params: Any) -> s
         name = card_words(str(params["card"]), family, lang)
         values["card_name"] = name
         values["card_name_cap"] = name[:1].upper() + name[1:]
+        values["card_short"] = name          # a refusal's short rule: the card in words
+    # a refusal's short rule (`<code>.rule`): the trump's sign is said as the
+    # trump suit (nothing when unknown); seats given as numbers are said from 1
+    trump = params.get("trump")
+    values.setdefault("trump_sign", suit_words(str(trump), family, lang)
+                      if isinstance(trump, str) and trump else "")
+    for key in messages.SEAT_PARAMS:
+        if isinstance(values.get(key), int) and not isinstance(values[key], bool):
+            values[key] = messages.seat_number(values[key])
+    if isinstance(values.get("seats"), (list, tuple)):
+        values["seats"] = ", ".join(messages.seat_number(s) for s in values["seats"])
     signs = ""
     if "suit" in params:
         values["suit_name"] = signs = suit_words(str(params["suit"]), family, lang)
@@ -175,6 +186,9 @@ def say(catalogue: Catalogue, reason: str, lang: str = "en", **params: Any) -> s
         values["value"] = repr(values["value"])
     try:
         text = _Spoken(signs).vformat(template, (), values)
+        if signs:        # a sign next to the suit's name ("Follow ♥ hearts") is said once
+            text = text.replace(f"{signs} {signs}", signs)
+        text = messages.tidy(text)
     except (KeyError, IndexError, ValueError) as exc:
         raise ValueError(f"the message {reason!r} ({lang}) needs parameters it was "
                          f"not given: {exc}") from None

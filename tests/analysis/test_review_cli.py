@@ -44,6 +44,9 @@ def test_the_example_hand_is_reviewed_card_by_card(capsys: pytest.CaptureFixture
     assert "Played: 5–3" in out  # the example hand ends 5–3 (see docs/referee.md)
     rows = [ln for ln in out.splitlines() if ln[:3].strip().isdigit()]
     assert len(rows) == 32
+    # seats as people count them: the teams by their seats, seats 1..4 in the rows
+    assert "teams 1+3 and 2+4" in out
+    assert {ln.split()[2] for ln in rows} == {"1", "2", "3", "4"}
     assert "Cards that cost the hand:" in out
     # The example's refused play (line 7) is reported, not fatal.
     assert "line 7" in err

@@ -53,7 +53,8 @@ def test_a_card_that_cannot_be_the_bottom_of_the_cut_is_refused_and_changes_noth
     with pytest.raises(IllegalPlay) as err:
         flow.card(3, card("Kl"))  # seat 3's card: the bottom of the cut goes to the dealer
     assert err.value.reason == "filko_not_cut_card"
-    assert "seat 0" in err.value.message("en")
+    # the protocol's seat 0, counted from 1 for people
+    assert "it must go to seat 1." in err.value.message("en")
     assert flow.shown == [] and flow.pending().kind == "show"
 
 

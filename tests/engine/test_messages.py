@@ -19,7 +19,8 @@ PARAMS = {"seat": 1, "turn": 2, "accused": 3, "owner": 0, "card": "Oa", "suit": 
           "allowed": "a, b", "call": "three", "choice": "x", "choices": "0, 2", "code": "Zz",
           "count": 8, "detail": "why", "game": "filicau", "limit": 10, "meld": "bezique",
           "option": "o", "pack": "german_32", "points": 12, "trick": 3, "uid": "0BADC0DE",
-          "value": None, "step": "play", "name": "Ana", "number": 2}
+          "value": None, "step": "play", "servant": 2, "seats": [1, 3], "trump": "l",
+          "name": "Ana", "number": 3}
 
 
 def every_code() -> list[tuple[str, str]]:

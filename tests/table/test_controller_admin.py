@@ -82,7 +82,8 @@ def test_players_cannot_enroll_without_the_tag():
     rig = make_rig()
     rig.player.tap(0, new_uid(1))
     assert rig.view == ErrorView(
-        "Not accepted", f"Unknown card {new_uid(1)}. To enroll it: admin tag, then Enroll.")
+        "Not accepted", f"Unknown card {new_uid(1)}. To enroll it: admin tag, then Enroll.",
+        ("Unknown card: admin tag, then Enroll",))
     assert rig.registry.lookup(new_uid(1)) is None
     rig.close()
 

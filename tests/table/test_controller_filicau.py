@@ -12,7 +12,7 @@ import pytest
 from engine import get_game
 from hw_mocks.rig import Rig
 from table.ports import DEALER
-from table.screens.view import ErrorView, PlayView, ProgressView, TextView
+from table.screens.view import CardFace, ErrorView, PlayView, ProgressView, Sign, TextView
 from table.settings import TableSettings
 
 # The hand: dealer seat 3 (shown on the screen as "4"), the match even.
@@ -38,10 +38,15 @@ TRICKS = [(2, 1), (3, 2), (0, 1), (1, 1), (2, 1), (0, 1), (0, 0), (0, 1)]
 # the teams even; even, so the next dealer is the player after the dealer: seat 0.
 POINTS = (5, 3)
 
+BELLS = Sign("b", "german")
+#: Seat 2 plays 8a to a trump lead (bells are trumps): the seat, the rule in
+#: one short line with the trump's sign, the whole sentence, the card refused.
 REFUSAL = {
-    "en": ("Seat 2", "Seat 2 must follow suit: trumps."),
-    "ro": ("Locul 2", "Locul 2 trebuie să răspundă la culoare: atu."),
-    "hu": ("2. hely", "A(z) 2. helynek színre színt kell tennie: adu."),
+    "en": ("Seat 2", "Seat 2 must follow suit: trumps.", ("Follow ", BELLS, " trumps")),
+    "ro": ("Locul 2", "Locul 2 trebuie să răspundă la culoare: atu.",
+           ("Răspunde la ", BELLS, " atu")),
+    "hu": ("2. hely", "A(z) 2. helynek színre színt kell tennie: adu.",
+           ("Színre színt: ", BELLS, " adu")),
 }
 
 
@@ -109,7 +114,7 @@ def test_an_illegal_card_is_refused_with_the_seat_and_the_rule(language):
     before = rig.snapshot()
     buzzes = len(rig.mock.indicators.buzzes)
     rig.tap(1, "8a")                      # seat 1 holds Ub, Ol, Ab: it must follow trumps
-    assert rig.view == ErrorView(*REFUSAL[language])
+    assert rig.view == ErrorView(*REFUSAL[language], CardFace("8", "a", "german"))
     assert rig.display.image.getpixel((0, 0))      # inverse video: a lit background
     assert rig.mock.indicators.seat_patterns[1] == "fast_blink"
     assert rig.mock.indicators.buzzes[buzzes:] == ["error"]
@@ -218,7 +223,8 @@ def test_nothing_to_undo_is_refused():
     rig = make_rig("open")
     rig.press("ok")
     rig.press("undo")
-    assert rig.view == ErrorView("Not accepted", "There is nothing to undo.")
+    assert rig.view == ErrorView("Not accepted", "There is nothing to undo.",
+                                 ("Nothing to take back",))
     assert rig.state == "match_hand_show"
     rig.close()
 
@@ -253,7 +259,8 @@ def test_a_revoke_is_reported_when_the_open_table_can_prove_it():
     buzzes = len(rig.mock.indicators.buzzes)
     rig.tap(1, "Ab")           # ... and now plays a trump: proven
     assert rig.view == ErrorView(
-        "Revoke", "Revoke! Seat 2 showed no bells in trick 1, yet played one now.")
+        "Revoke", "Revoke! Seat 2 showed no bells in trick 1, yet played one now.",
+        ("Revoke: no ", BELLS, " bells in trick 1"), CardFace("A", "b", "german"))
     assert rig.mock.indicators.buzzes[buzzes:] == ["error"]
     assert rig.mock.indicators.seat_patterns[1] == "blink"
     assert rig.session.hand().actions[-1].card.code == "Ab"     # the play stands

@@ -103,7 +103,8 @@ def test_an_illegal_play_is_refused_and_the_same_seat_plays_again():
     assert ask(ref, {"op": "play", "seat": 0, "card": "Aa"}) == {"ok": True}
     got = ask(ref, {"op": "play", "seat": 1, "card": "Tl", "lang": "ro"})
     assert got["ok"] is False and got["reason"] == "must_follow"
-    assert "Locul 1" in got["message"]
+    # the protocol's seat 1 is the second player: "Locul 2" for people
+    assert got["message"].startswith("Locul 2 ")
     got = ask(ref, {"op": "play", "seat": 1, "card": "Aa"})
     assert got["reason"] == "already_played"
     got = ask(ref, {"op": "play", "seat": 1, "card": "Oh"})

@@ -219,7 +219,7 @@ def test_the_old_man_calls_and_the_partnership_stays_secret_until_played():
     assert ask(op="new_hand", game="filko5", state=EVEN, hands=HANDS5) == {
         "ok": True, "old_man": 0, "call": "card"}
     refused = ask(op="play", seat=0, card="9a")
-    assert refused["reason"] == "filko5_call_first" and "seat 0" in refused["message"]
+    assert refused["reason"] == "filko5_call_first" and "(seat 1)" in refused["message"]
     assert ask(op="call", game="filko5", seat=3, card="Uh")["reason"] == "not_your_turn"
     assert ask(op="call", game="filko5", card="Ah")["reason"] == "filko5_call_own"
     assert ask(op="call", game="filko5", card="Oh")["reason"] == "filko_not_a_choice"

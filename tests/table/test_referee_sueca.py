@@ -79,7 +79,7 @@ def test_new_hand_with_hands_refuses_a_turned_card_the_dealer_does_not_hold(turn
                hands=HANDS) == {"ok": True, "trump": "s", "used": 1, "leader": 0}
     got = ask(ref, op="new_hand", game="sueca", state=DEALER_3, shown=[turned], hands=HANDS)
     assert got["ok"] is False and got["reason"] == "not_in_hand"
-    assert "Seat 3" in got["message"]
+    assert "Seat 4" in got["message"]          # seat 3 of the protocol, for people
     # the refusal changed nothing: the hand started before is still in play
     assert ask(ref, op="play", seat=0, card="2c") == {"ok": True}
     game = get_game("sueca")
@@ -95,7 +95,7 @@ def test_new_hand_given_only_the_leader_checks_the_turned_card_too():
     assert ask(ref, op="new_hand", game="sueca", leader=0, shown=["As"], hands=HANDS) == {
         "ok": True, "trump": "s", "used": 1, "leader": 0}
     got = ask(ref, op="new_hand", game="sueca", leader=0, shown=["Ah"], hands=HANDS)
-    assert got["reason"] == "not_in_hand" and "Seat 3" in got["message"]
+    assert got["reason"] == "not_in_hand" and "Seat 4" in got["message"]
     assert ask(ref, op="play", seat=0, card="2c") == {"ok": True}   # the first hand goes on
     assert ask(ref, op="new_hand", game="sueca", leader=1, shown=["7c"], hands=HANDS)["ok"]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -59,7 +60,9 @@ def test_a_whole_filicau_match_from_the_command_line(tmp_path):
                     "--knowledge", "scan", "--seed", 8)
     assert out.returncode == 0, out.stderr
     printed = [ln for ln in out.stdout.splitlines() if ln.startswith("hand ")]
-    assert [json.loads(ln.split("points ")[1].split(", match")[0]) for ln in printed] == hands
+    # "hand 1: points 1+3: 5, 2+4: 3; 1+3 masters, 2+4 slaves": teams by their seats
+    assert [[int(p) for p in re.findall(r"[0-9]\+[0-9]: ([0-9]+)", ln)] for ln in printed] \
+        == hands
     assert "match over" in out.stdout
     assert "state: ready;" in out.stdout
     assert "refused" not in out.stdout
@@ -92,7 +95,12 @@ def test_a_second_run_on_the_same_state_resumes(tmp_path):
     second = cardtable("run", "--events", tmp_path / "two.txt", *common)
     assert second.returncode == 0, second.stderr
     assert "resumed from the journal" in second.stdout
-    assert f"hand 1: points {hands[0]}" in second.stdout
+    # the teams by their seats as people count them, and who won, in words
+    first_team, second_team = hands[0]
+    assert f"hand 1: points 1+3: {first_team}, 2+4: {second_team}; " in second.stdout
+    result = ("No winner: a draw" if first_team == second_team else
+              f"{'1+3' if first_team > second_team else '2+4'} win the match")
+    assert result in second.stdout
     assert "state: ready;" in second.stdout
 
 

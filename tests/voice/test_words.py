@@ -23,14 +23,14 @@ SAMPLE = {"seat": "2", "turn": "3", "owner": "4", "accused": "1", "card": "Oa", 
           "choices": "pass, play", "call": "Ah", "meld": "40", "count": 8, "pack": 2,
           "uid": "04A1B2C3D4E5F6", "trick": 3, "number": 4, "team": "1 and 3",
           "masters": "1 and 3", "slaves": "2 and 4", "score": "2 to 1", "winner": "1 and 3",
-          "name": "Ana Pop"}
+          "servant": "3", "seats": "2, 4", "name": "Ana Pop"}
 
 
 def params_for(template: str) -> dict[str, object]:
     fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
     out: dict[str, object] = {}
     for f in fields:
-        if f in ("card_name", "card_name_cap"):
+        if f in ("card_name", "card_name_cap", "card_short"):
             out["card"] = SAMPLE["card"]
         elif f == "suit_name" or f.endswith("sign"):
             out["suit"] = SAMPLE["suit"]
@@ -90,7 +90,8 @@ def test_a_suit_sign_in_a_reworded_message_is_said_as_the_suit():
     signs = Catalogue({"follow": {"en": "Follow {suit_sign} {suit_name}",
                                   "ro": "Răspunde la {suit_sign}",
                                   "hu": "{suit_sign}: színre szín ♥"}})
-    assert say(signs, "follow", "en", suit="h") == "Follow hearts hearts"
+    # a sign next to the suit's name is said once
+    assert say(signs, "follow", "en", suit="h") == "Follow hearts"
     assert say(signs, "follow", "ro", suit="l") == "Răspunde la verde"
     assert say(signs, "follow", "hu", suit="b") == "tök: színre szín"
 

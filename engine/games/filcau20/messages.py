@@ -88,6 +88,77 @@ _TEXTS: dict[str, dict[str, str]] = {
         "hu": "{seat}. hely: 8. szabály, hármat kötöttél és elvitted az első ütést, ezért "
               "nem adut kell hívnod.",
     },
+    # ----- the rules of the refusals in one short line (`Catalogue.rule`) -------------
+    "fris_needs_over.rule": {
+        "en": "Fris is made with an Over",
+        "ro": "Fris se face cu un filcău",
+        "hu": "Frist felsővel lehet mondani",
+    },
+    "fris_not_dealt.rule": {
+        "en": "Fris: one of your first three cards",
+        "ro": "Fris: una din primele trei cărți",
+        "hu": "Fris: az első három lapod egyike",
+    },
+    "fris_no_over.rule": {
+        "en": "No Over on the fris Over",
+        "ro": "Nu da filcău peste fris",
+        "hu": "Fris felsőre nem jár felső",
+    },
+    "fris_small_card.rule": {
+        "en": "On the fris: an Under or a King",
+        "ro": "Pe fris: valet sau cal",
+        "hu": "A frisre: alsó vagy király",
+    },
+    "fris_turn_first.rule": {
+        "en": "Turn your other two cards first",
+        "ro": "Întâi întoarce celelalte două cărți",
+        "hu": "Előbb fordítsd fel a másik kettőt",
+    },
+    "fris_lead_over.rule": {
+        "en": "Lead the fris Over",
+        "ro": "Deschide cu filcăul de fris",
+        "hu": "A fris felsővel hívj",
+    },
+    "only_dealer.rule": {
+        "en": "Only the dealer (seat {turn}) deals",
+        "ro": "Doar dealerul (locul {turn}) împarte",
+        "hu": "Csak az osztó ({turn}. hely) oszt",
+    },
+    "binding_not_eligible.rule": {
+        "en": "To bind: an Over and 3 or 4 trumps",
+        "ro": "Legi cu un filcău și 3 sau 4 tromfi",
+        "hu": "Kötéshez felső és 3 vagy 4 adu kell",
+    },
+    "binding_rule7.rule": {
+        "en": "Rule 7: bind your highest binding",
+        "ro": "Regula 7: legi cel mai mare tromf",
+        "hu": "7. szabály: a legnagyobbat kösd",
+    },
+    "must_bind.rule": {
+        "en": "You can bind, so you must",
+        "ro": "Poți lega, deci trebuie să legi",
+        "hu": "Köthetsz, tehát kötnöd kell",
+    },
+    "binding_closed.rule": {
+        "en": "Five trumps: say closed",
+        "ro": "Cinci tromfi: spui „închis”",
+        "hu": "Öt adu: mondd, hogy zárva",
+    },
+    "binding_not_closed.rule": {
+        "en": "Closed needs five trumps",
+        "ro": "„Închis” cere cinci tromfi",
+        "hu": "A zárvához öt adu kell",
+    },
+    "binding_suit.rule": {
+        "en": "Not your binding's suit: {suit_sign} {suit_name}",
+        "ro": "Nu e culoarea legării: {suit_sign} {suit_name}",
+        "hu": "Nem a kötésed színe: {suit_sign} {suit_name}",
+    },
+    "rule8_farba.rule": {
+        "en": "Rule 8: lead a non-trump",
+        "ro": "Regula 8: dai jos cu farbă",
+        "hu": "8. szabály: ne adut hívj",
+    },
     # ----- screen prompts -------------------------------------------------------------
     "filcau20_cut_or_knock": {
         "en": "Seat {seat}: cut or knock?",
@@ -149,8 +220,23 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "filcau20_name_trump_b": ("Bells", "Dubă", "Tök"),
 }
 
+#: What each choice does, in a line of the table's small screen (`<label>.help`).
+_HELP: dict[str, tuple[str, str, str]] = {
+    "filcau20_cut_or_knock_cut": ("Cut: 3 cards, then fris", "Tai: 3 cărți, apoi fris",
+                                  "Emel: 3 lap, majd fris"),
+    "filcau20_cut_or_knock_knock": ("Knock: 5 cards at once", "Bați: 5 cărți deodată",
+                                    "Kopog: 5 lap egyszerre"),
+    "filcau20_fris_pass": ("Pass: no fris", "Treci: fără fris", "Passz: nincs fris"),
+    "filcau20_fris_deal": ("Deal: 2 more cards each", "Împarte: încă 2 cărți",
+                           "Oszd: még 2 lap"),
+    "filcau20_bind_pass": ("Pass: you do not bind", "Treci: nu legi", "Passz: nem kötsz"),
+    "filcau20_bind_closed": ("Closed: 5 trumps", "Închis: 5 tromfi", "Zárva: 5 adu"),
+    "filcau20_bind_bind": ("Bind: claim the trumps", "Legi: ceri tromful", "Kötsz: adut kérsz"),
+}
+
 MESSAGES = CORE | Catalogue({
     **_TEXTS,
+    **{key + ".help": {"en": en, "ro": ro, "hu": hu} for key, (en, ro, hu) in _HELP.items()},
     **{key: {"en": en, "ro": ro, "hu": hu} for key, (en, ro, hu) in _LABELS.items()},
 })
 

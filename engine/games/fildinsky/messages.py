@@ -37,6 +37,37 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ro": "Meciul s-a terminat.",
         "hu": "A játszma véget ért.",
     },
+    # ----- the rules of the refusals in one short line (`Catalogue.rule`) -----
+    "meld_cards_missing.rule": {
+        "en": "{meld}: needs unused won cards",
+        "ro": "{meld}: trebuie cărți câștigate nefolosite",
+        "hu": "{meld}: fel nem használt elvitt lap kell",
+    },
+    "meld_needs_trick_card.rule": {
+        "en": "{meld}: use a card of this trick",
+        "ro": "{meld}: cu o carte din această levată",
+        "hu": "{meld}: ennek az ütésnek egy lapjával",
+    },
+    "too_many_melds.rule": {
+        "en": "At most two melds a trick",
+        "ro": "Cel mult două combinații pe levată",
+        "hu": "Ütésenként legfeljebb két bemondás",
+    },
+    "no_exchange.rule": {
+        "en": "No exchange of the Seven now",
+        "ro": "Nu se poate schimba șaptele acum",
+        "hu": "Most nincs hetes csere",
+    },
+    "not_in_stock.rule": {
+        "en": "The {card_short} cannot come from the stock",
+        "ro": "{card_short} nu poate veni din talon",
+        "hu": "{card_short} nem jöhet a talonból",
+    },
+    "match_over.rule": {
+        "en": "The match is over",
+        "ro": "Meciul s-a terminat",
+        "hu": "Vége a játszmának",
+    },
     "fildinsky_show_turn_up": {
         "en": "Show the turned-up card",
         "ro": "Arătați cartea întoarsă",
@@ -83,8 +114,18 @@ for _s, (_en, _ro, _hu) in _SUITS.items():
         f"Marriage in {_en} +20", f"Mariaj de {_ro} +20", f"{_hu.capitalize()} házasság +20")
 
 
+#: What each choice does, in a line of the table's small screen (`<label>.help`).
+_HELP: dict[str, tuple[str, str, str]] = {
+    "fildinsky_declare_pass": ("Pass: no meld now", "Pas: fără anunț", "Passz: nincs bemondás"),
+    "fildinsky_declare_exchange": ("Exchange: 7 for turn-up", "Schimbi 7 cu cea întoarsă",
+                                   "Hetest a felfordítottra"),
+    "fildinsky_draw_unknown": ("Not shown: stays hidden", "Nearătată: rămâne ascunsă",
+                               "Nem mutatta: rejtve marad"),
+}
+
 MESSAGES = CORE | Catalogue({
     **_TEXTS,
+    **{key + ".help": {"en": en, "ro": ro, "hu": hu} for key, (en, ro, hu) in _HELP.items()},
     **{key: {"en": en, "ro": ro, "hu": hu} for key, (en, ro, hu) in _CHOICES.items()},
 })
 

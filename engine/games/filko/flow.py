@@ -183,7 +183,8 @@ class FilkoFlow(HandFlow):
                               family=self.game.pack.family)
         if str(choice) in {str(s) for s in range(self.game.players)} - set(step.choices):
             raise Refusal("filko_bad_servant", choice=str(choice),
-                              choices=", ".join(step.choices))
+                              choices=", ".join(step.choices), servant=int(choice),
+                              seats=[int(c) for c in step.choices])
         self.servant = parse_seat_choice(choice, step.choices)
         self._log.append(("servant", seat))
         return FlowEvent("chosen", seat, data={"servant": self.servant})

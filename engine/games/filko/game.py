@@ -144,7 +144,8 @@ class HungarianFilko(FilkoCutGame):
                 servant = self.default_servant(state.dealer, winner)
             elif servant not in choices:
                 raise Refusal("filko_bad_servant", choice=str(servant),
-                                  choices=", ".join(map(str, choices)))
+                                  choices=", ".join(map(str, choices)), servant=servant,
+                                  seats=list(choices))
             return replace(state, masters=winner, servant=servant, dealer=servant)
         self._no_servant_choice(servant, "the masters chose the Servant already")
         assert state.servant is not None

@@ -13,16 +13,48 @@ MESSAGES = CORE | Catalogue({
         "hu": "„{choice}” nem választható; lehet: {choices}.",
     },
     "filko_bad_servant": {
-        "en": "Seat {choice} cannot be the Servant: choose one of the losing team ({choices}).",
-        "ro": "Locul {choice} nu poate fi Slugă: alegeți pe cineva din echipa care a pierdut "
-              "({choices}).",
-        "hu": "A(z) {choice}. hely nem lehet a Szolga: a vesztes csapatból válasszatok "
-              "({choices}).",
+        "en": "Seat {servant} cannot be the Servant: choose one of the losing team "
+              "(seats {seats}).",
+        "ro": "Locul {servant} nu poate fi Slugă: alegeți pe cineva din echipa care a pierdut "
+              "(locurile {seats}).",
+        "hu": "A(z) {servant}. hely nem lehet a Szolga: a vesztes csapatból válasszatok "
+              "({seats}. hely).",
     },
     "filko_not_cut_card": {
         "en": "The {card_name} is not the next card of the cut: it must go to seat {owner}.",
         "ro": "{card_name_cap} nu este următoarea carte din tăietură: ea ajunge la locul {owner}.",
         "hu": "{card_name_cap} nem a vágás következő lapja: a(z) {owner}. helyre kerül.",
+    },
+    # ----- the rules of the refusals in one short line (`Catalogue.rule`) -----
+    "filko_not_a_choice.rule": {
+        "en": "Choose one of: {choices}",
+        "ro": "Alege una dintre: {choices}",
+        "hu": "Ezek közül válassz: {choices}",
+    },
+    "filko_bad_servant.rule": {
+        "en": "Servant: seat {seats}",
+        "ro": "Sluga: locul {seats}",
+        "hu": "Szolga: {seats}. hely",
+    },
+    "filko_not_cut_card.rule": {
+        "en": "The {card_short} goes to seat {owner}",
+        "ro": "{card_short} merge la locul {owner}",
+        "hu": "{card_short} a(z) {owner}. helyé",
+    },
+    "filko5_called_own.rule": {
+        "en": "The Old Man holds the called card: undo",
+        "ro": "Bătrânul are cartea chemată: anulați",
+        "hu": "A hívott lap az Öregé: vonjátok vissza",
+    },
+    "filko5_call_own.rule": {
+        "en": "Call a card you do not hold",
+        "ro": "Cheamă o carte pe care n-o ai",
+        "hu": "Olyan lapot hívj, ami nincs nálad",
+    },
+    "filko5_call_first.rule": {
+        "en": "The Old Man (seat {seat}) calls first",
+        "ro": "Întâi cheamă Bătrânul (locul {seat})",
+        "hu": "Előbb az Öreg hív ({seat}. hely)",
     },
     "filko_show_cut": {
         "en": "Cutter: show the bottom card of the cut",

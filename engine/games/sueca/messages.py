@@ -50,9 +50,46 @@ MESSAGES = CORE | Catalogue({
         "ro": "Locul {seat} nu poate cere o nouă împărțire cu opțiunile acestui joc.",
         "hu": "A(z) {seat}. hely ezekkel a beállításokkal nem kérhet újraosztást.",
     },
+    # ----- the rules of the refusals in one short line (`Catalogue.rule`) -----
+    "denounce_off.rule": {
+        "en": "Revokes are refused at once",
+        "ro": "Renunțul e refuzat pe loc",
+        "hu": "Az asztal azonnal elutasítja",
+    },
+    "denounce_partner.rule": {
+        "en": "Seat {accused} is your partner",
+        "ro": "Locul {accused} e partenerul tău",
+        "hu": "A(z) {accused}. hely a társad",
+    },
+    "no_revoke.rule": {
+        "en": "Seat {accused} did not revoke",
+        "ro": "Locul {accused} n-a renunțat",
+        "hu": "A(z) {accused}. hely nem hibázott",
+    },
+    "redeal_refused.rule": {
+        "en": "{points} points: a new deal needs {limit} or fewer",
+        "ro": "{points} puncte: reîmpărțire doar cu max. {limit}",
+        "hu": "{points} pont: újraosztás legfeljebb {limit} ponttal",
+    },
+    "redeal_too_late.rule": {
+        "en": "Too late: cards were played",
+        "ro": "Prea târziu: s-a jucat deja",
+        "hu": "Késő: már van kijátszott lap",
+    },
+    "redeal_not_allowed.rule": {
+        "en": "No new deal in this game's options",
+        "ro": "Fără împărțire nouă în acest joc",
+        "hu": "Ebben a játékban nincs újraosztás",
+    },
     "play_redeal": {"en": "New deal", "ro": "Împărțire nouă", "hu": "Újraosztás"},
     "play_denounce": {"en": "Denounce", "ro": "Denunț", "hu": "Bejelentés"},
     "sueca_denounce_window_accept": {"en": "Accept", "ro": "Accept", "hu": "Elfogad"},
+    # what each choice does, in a line of the table's small screen
+    "sueca_denounce_window_accept.help": {"en": "Accept: count the hand",
+                                          "ro": "Accept: se numără", "hu": "Elfogad: számolás"},
+    "sueca_denounce_window_denounce.help": {"en": "Denounce: name a revoke",
+                                            "ro": "Denunț: arăți renunțul",
+                                            "hu": "Bejelentés: hibát jelzel"},
     "sueca_denounce_window_denounce": {"en": "Denounce", "ro": "Denunț", "hu": "Bejelentés"},
 })
 
