@@ -45,9 +45,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="cardtable",
         description="A referee for real card tables (Filicău, Filkó, Filcău, Sueca, Fildinsky).",
     )
-    version = f"cardtable {__version__()}"
-    parser.add_argument("--version", action="version", version=version,
-                        help="print the version and exit")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     if only is None:
         from table.backends import extra_commands
@@ -68,7 +66,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             continue
         add(sub)
     # `cardtable run --version` too, and every subcommand's own subcommands
-    _add_version(sub, version)
+    _add_version(sub)
     return parser
 
 
@@ -89,14 +87,27 @@ def __version__() -> str:
             return "unknown"
 
 
-def _add_version(sub: Any, version: str) -> None:
+class _Version(argparse.Action):
+    """`--version`: the version is looked up only when asked for (reading the
+    installed metadata costs a noticeable part of a Pi Zero's start)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default,
+                         nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        parser.exit(message=f"cardtable {__version__()}\n")
+
+
+def _add_version(sub: Any) -> None:
     for p in set(sub.choices.values()):
         if not any("--version" in a.option_strings for a in p._actions):
-            p.add_argument("--version", action="version", version=version,
-                           help="print the version and exit")
+            p.add_argument("--version", action=_Version, help="print the version and exit")
         for a in p._actions:
             if isinstance(a, argparse._SubParsersAction):
-                _add_version(a, version)
+                _add_version(a)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
