@@ -67,6 +67,10 @@ class Debouncer:
 
     def arrived(self, place: int, uid: str, now: float) -> None:
         self._present.setdefault(uid, {})[place] = now
+        # a card that left and came back at the same instant is the same stay
+        # (a stay is named by its arrival time): one read to settle, not two
+        if any(r.since == now and r.place == place and r.uid == uid for r in self._pending):
+            return
         heapq.heappush(self._pending, SteadyRead(now + self.debounce_s, now, place, uid))
 
     def take(self, place: int, uid: str) -> float:
