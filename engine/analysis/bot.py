@@ -136,20 +136,37 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
 
 
 class SampledBot:
-    """Plays the card the sampled analysis prefers (`LEVELS` deals a card)."""
+    """Plays the card the sampled analysis prefers (`LEVELS` deals a card).
 
-    def __init__(self, level: str = "good") -> None:
+    With `tricks_left`, the bot searches only once at most that many tricks
+    are left in the hand and plays as `SimpleBot` before (a cheap level for
+    long measurements: bench/bots_bench.py); `samples` overrides the level's
+    number of deals."""
+
+    def __init__(self, level: str = "good", tricks_left: int | None = None,
+                 samples: int | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"no level {level!r}; there are: {', '.join(LEVELS)}")
+        if tricks_left is not None and tricks_left < 1:
+            raise ValueError("tricks_left must be at least 1")
+        if samples is not None and samples < 1:
+            raise ValueError("samples must be at least 1")
         self.level = level
-        self.samples = LEVELS[level]
+        self.samples = samples or LEVELS[level]
+        self.tricks_left = tricks_left
         self.name = f"sampled-{level}"
+        if samples is not None:
+            self.name = f"sampled-{self.samples}"
+        if tricks_left is not None:
+            self.name += f"-last{tricks_left}"
         self._fallback = SimpleBot()
 
     def play(self, deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random) -> Card:
         legal = legal_from(deal, seat, hand)
         if len(legal) == 1:
             return legal[0]
+        if self.tricks_left is not None and len(hand) > self.tricks_left:
+            return self._fallback.play(deal, seat, hand, rng)
         found = hint(deal, seat, hand, rng, self.samples)
         if found is None or found.card not in legal:
             return self._fallback.play(deal, seat, hand, rng)

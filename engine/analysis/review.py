@@ -246,32 +246,30 @@ def exclusions(game: Game, trump: str | None, family: str | None, leader: int,
     before `first` or in `skipped` teach nothing)."""
     n = game.players
     rules = solver_rules(game, trump, family)
+    # Every distinct card's internal bits (two for a double pack's twins).
+    bits_of = {x: tuple(rules.to_bit[slot] for slot in game.pack.slots_of(x))
+               for x in game.pack.distinct_cards}
     excluded: list[set[Card]] = [set() for _ in range(n)]
-    trick: list[Card] = []
-    seen_so_far: list[Card] = []
+    trick_bits: list[int] = []
+    taken = 0
+    seen: set[Card] = set()
     for j, (s, c) in enumerate(plays):
-        if trick and j not in skipped and j >= first:
-            c_mask = rules.mask_of([c])
-            for x in game.pack.distinct_cards:
-                if x in excluded[s] or x in seen_so_far:
+        cb = next((b for b in bits_of[c] if not taken >> b & 1), bits_of[c][0])
+        if trick_bits and j not in skipped and j >= first:
+            c_mask = 1 << cb
+            for x, xbits in bits_of.items():
+                if x in seen or x in excluded[s]:
                     continue
-                try:
-                    hand = c_mask | rules.mask_of([x], c_mask)
-                    taken = hand
-                    bits = []
-                    for t in trick:
-                        m = rules.mask_of([t], taken)
-                        taken |= m
-                        bits.append(m.bit_length() - 1)
-                except ValueError:
+                xb = next((b for b in xbits if b != cb and not taken >> b & 1), -1)
+                if xb < 0:
                     continue  # x cannot be held beside these cards
-                if not rules.legal(hand, bits) & c_mask:
+                if not rules.legal(c_mask | 1 << xb, trick_bits) & c_mask:
                     excluded[s].add(x)
-        seen_so_far.append(c)
-        trick.append(c)
-        if len(trick) == n:
-            leader = (leader + game.trick_winner(trick, trump)) % n
-            trick = []
+        seen.add(c)
+        taken |= 1 << cb
+        trick_bits.append(cb)
+        if len(trick_bits) == n:
+            trick_bits = []
     return tuple(frozenset(e) for e in excluded)
 
 
