@@ -86,6 +86,10 @@ class SolverCache:
         self.limit = limit
         self._solvers: dict[tuple[int, str | None, str | None, tuple[int, ...]], Solver] = {}
 
+    def nodes(self) -> int:
+        """The search nodes its solvers have visited."""
+        return sum(s.stats.nodes for s in self._solvers.values())
+
     def get(self, rules: SolverRules, teams: tuple[int, ...]) -> Solver:
         k = (id(rules), rules.trump, rules.family, teams)
         s = self._solvers.get(k)

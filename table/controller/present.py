@@ -16,6 +16,7 @@ from engine.errors import EngineError
 from engine.game import Game
 from engine.match import Standing
 from engine.packs import PACKS
+from table.controller.hint import Hints
 from table.controller.session import Action, Hand, Read
 from table.screens.i18n import Translate, translator
 from table.screens.view import (
@@ -48,6 +49,7 @@ class Presenter:
 
     def __init__(self, model: TableModel) -> None:
         self.m = model
+        self.hints = Hints()
 
     # ----- helpers ----------------------------------------------------------------------------
 
@@ -405,9 +407,21 @@ class Presenter:
         lines = [self.status_text(match.game, match.state.standing()),
                  _("Dealer: {seat}").format(seat=self.seat(match.state.dealer)),
                  _("Hands: {mode}").format(mode=self.knowledge_label(match.selection.knowledge))]
+        if self.m.settings.practice_hint and hand is not None:
+            lines.append(self.hint_line(hand, match.seed))
         detail = _("Hand {n}").format(n=hand.number) if hand is not None else ""
         return TextView(self.header(hand, str(detail)), tuple(str(x) for x in lines),
                         str(_("OK back")))
+
+    def hint_line(self, hand: Hand, seed: int) -> str:
+        """Practice mode: the card the sampled analysis prefers (table.controller.hint)."""
+        _ = self._
+        found = self.hints.for_hand(hand, seed)
+        if found is None or found.card is None:
+            return str(_("No hint here"))
+        return str(_("Hint for {seat}: {card}").format(
+            seat=self.seat(found.seat),
+            card=messages.card_name(found.card.code, hand.game.pack.family, self.m.lang)))
 
     def v_match_over(self) -> View:
         _ = self._
