@@ -84,3 +84,20 @@ def test_open_play_gives_no_hint_the_cards_being_unknown():
     learn(rig, "open")
     assert rig.session.hand().flow.deal.hands is None
     assert info_lines(rig)[-1] == "No hint here"
+
+
+def test_the_option_in_the_configuration_file_and_in_docs_review_md():
+    from pathlib import Path
+
+    import pytest
+
+    from table.config import ConfigError, loads
+    from tests.table.test_config_docs import blocks
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "review.md"
+    (block,) = [b for b in blocks(docs.read_text(), "toml") if "practice_hint" in b]
+    assert loads(block).table.practice_hint is True
+    assert loads("").table.practice_hint is False
+    with pytest.raises(ConfigError, match="table.practice_hint: must be true or false, "
+                                          "not a whole number 1"):
+        loads("[table]\npractice_hint = 1\n")
