@@ -6,8 +6,8 @@ opponents' plays showed they lack) are drawn at random and solved with every
 card visible; the card with the most points on average is played (or hinted).
 
 Strength is the number of deals per card (`LEVELS`). Where the solver does
-not search the hand (the stock phase of Fildinsky, the fris trick and rule 8
-of 20-card Filcău), the bot falls back on `engine.bots.SimpleBot`.
+not search the hand (the stock phase of Fildinsky, the fris trick of 20-card
+Filcău), the bot falls back on `engine.bots.SimpleBot`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine import Card, Deal
-from engine.analysis.position import Position, SolverCache, analyse, game_of
+from engine.analysis.position import Position, SolverCache, analyse, game_of, no_trump_lead_of
 from engine.analysis.review import Knowledge, exclusions, sample_hands
 from engine.analysis.solver import SearchLimit
 from engine.bots import SimpleBot, legal_from
@@ -64,9 +64,6 @@ def _teams(deal: Deal, seat: int) -> tuple[int, ...]:
 def searchable(deal: Deal) -> bool:
     """Does the solver search this deal's next card?"""
     if getattr(deal, "in_fris_trick", False):
-        return False
-    rule8 = getattr(deal, "rule8", None)
-    if rule8 is not None and len(deal.tricks) < 2:
         return False
     context = deal.context()
     return not ("stock_empty" in context and not context["stock_empty"])
@@ -124,7 +121,8 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
         if hands is None:
             break
         pos = Position(game, deal.trump, tuple(tuple(h) for h in hands),
-                       tuple(deal.current_trick), deal.leader, teams, (won[0], won[1]), family)
+                       tuple(deal.current_trick), deal.leader, teams, (won[0], won[1]), family,
+                       no_trump_lead_of(deal))
         cache = SolverCache(limit=1)
         try:
             a = analyse(pos, cache=cache, limit=NODE_LIMIT if left < 0 else min(NODE_LIMIT, left))

@@ -26,7 +26,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import BadRequest, Card, Deal, EngineError, Game, MatchState
-from engine.analysis.position import Analysis, Position, SolverCache, analyse, game_of, teams_of
+from engine.analysis.position import (
+    Analysis,
+    Position,
+    SolverCache,
+    analyse,
+    game_of,
+    no_trump_lead_of,
+    teams_of,
+)
 from engine.analysis.rules import solver_rules
 from engine.analysis.solver import SearchLimit
 
@@ -55,6 +63,7 @@ class HandRecord:
     skipped: frozenset[int] = frozenset()
     family: str | None = None
     first: int = 0
+    no_trump_lead: tuple[int, int] | None = None
 
     def position(self, index: int, hands: Sequence[Sequence[Card]] | None = None
                  ) -> Position:
@@ -75,7 +84,7 @@ class HandRecord:
                 leader = w
                 trick = []
         return Position(game, self.trump, tuple(tuple(h) for h in held), tuple(trick), leader,
-                        self.teams, (won[0], won[1]), self.family)
+                        self.teams, (won[0], won[1]), self.family, self.no_trump_lead)
 
 
 @dataclass(frozen=True)
@@ -136,18 +145,16 @@ def record_of(deal: Deal, state: MatchState | None = None,
     if any(len(h) != len(initial[0]) for h in initial):
         raise BadRequest("the hands of this deal are not known: it cannot be reviewed")
     skipped: set[int] = set()
-    # 20-card Filcău: the fris trick and a "three" binder's lead to trick 2
-    # follow rules of their own, which the solver does not search.
+    # 20-card Filcău: the fris trick follows rules of its own, which the
+    # solver does not search (rule 8 it does: `no_trump_lead_of`).
     if getattr(deal, "fris", None) is not None:
         skipped.update(range(n))
-    if getattr(deal, "rule8", None) is not None:
-        skipped.update(range(n + 1))
     first = 0
     teams = teams_of(deal)
     return HandRecord(game, deal.trump, first_leader, tuple(tuple(h) for h in initial),
                       tuple(plays), teams,
                       {s: tuple(cs) for s, cs in (public or {}).items()}, state,
-                      frozenset(skipped), family, first)
+                      frozenset(skipped), family, first, no_trump_lead_of(deal))
 
 
 def result_of(game: Game, state: MatchState | None, points: tuple[int, int]) -> Any:
@@ -330,7 +337,7 @@ def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: 
         if hands is None:
             break
         sample = Position(pos.game, pos.trump, tuple(tuple(h) for h in hands), pos.trick,
-                          pos.leader, pos.teams, pos.won, pos.family)
+                          pos.leader, pos.teams, pos.won, pos.family, pos.no_trump_lead)
         try:
             a = analyse(sample, cache=cache or SolverCache(limit=1), limit=limit)
         except SearchLimit:

@@ -19,6 +19,11 @@ The techniques (each measured in bench/solver_bench.py):
 * **equivalent cards**: two cards of one hand with only played cards between
   them (in power order, same effective suit) and the same points are
   interchangeable; only one of them is searched.
+* **a lead restriction** (`no_trump_lead`, 20-card Filcău's rule 8): one
+  seat, leading with a given number of cards (the lead to trick 2), may not
+  lead a trump while it holds another card. Every position of that search
+  with that seat to lead at that depth is under the rule, so the table stays
+  consistent (a solver is made per restriction).
 * **move ordering**: the leader tries the top remaining card of a suit first,
   then low cards; a follower whose side is winning gives points, one whose
   side is losing wins as cheaply as it can, or else throws its least.
@@ -30,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.analysis.rules import SolverRules
+from engine.cards import TRUMP
 from engine.legal import legal_mask
 
 #: Above this many entries the transposition table starts again.
@@ -61,14 +67,23 @@ class Solver:
     absolutely, so any question about the same deal (another card, a later
     position, a larger `need`) reuses what was learnt."""
 
-    def __init__(self, rules: SolverRules, teams: Sequence[int]) -> None:
+    def __init__(self, rules: SolverRules, teams: Sequence[int],
+                 no_trump_lead: tuple[int, int] | None = None) -> None:
         self.rules = rules
         self.n = len(teams)
         self.teams = tuple(teams)
         self.side0 = tuple(t == 0 for t in teams)
+        self.no_trump_lead = no_trump_lead
         self.tt: dict[int, tuple[int, int]] = {}
         self.stats = Stats()
-        self._s = _Search(rules, self.side0, self.tt, self.stats)
+        self._s = _Search(rules, self.side0, self.tt, self.stats, no_trump_lead)
+
+    def legal(self) -> int:
+        """The legal cards (bits) of the seat to play."""
+        s = self._s
+        seat = self.turn
+        legal = self.rules.legal(s.hands[seat], s.trick)
+        return _lead_rule(self.no_trump_lead, self.rules, seat, s.hands[seat], s.trick, legal)
 
     # ----- the position -------------------------------------------------------------
 
@@ -156,8 +171,7 @@ class Solver:
         """For every legal card of the seat to play (an internal bit): side
         0's points from here if it is played and both sides then play best."""
         seat = self.turn
-        s = self._s
-        legal = self.rules.legal(s.hands[seat], s.trick)
+        legal = self.legal()
         out: dict[int, int] = {}
         for rep, members in self._classes(legal):
             v = self._value_after(seat, rep)
@@ -232,7 +246,8 @@ class _Search:
     lookups in the loop)."""
 
     def __init__(self, rules: SolverRules, side0: tuple[bool, ...],
-                 tt: dict[int, tuple[int, int]], stats: Stats) -> None:
+                 tt: dict[int, tuple[int, int]], stats: Stats,
+                 no_trump_lead: tuple[int, int] | None = None) -> None:
         n = len(side0)
         self.hands: list[int] = [0] * n
         self.trick: list[int] = []
@@ -259,6 +274,10 @@ class _Search:
             raise ValueError(f"{nbits} card bits: the solver handles at most {_MOVE_BITS}")
         keytab = rules.keytab
         pext8 = _pext8()
+        # A lead restriction (20-card Filcău's rule 8): this seat, leading
+        # with this many cards, may not lead a trump while it holds another.
+        ntl_seat, ntl_cards = no_trump_lead if no_trump_lead is not None else (-1, -1)
+        plain = ~tables.suit_mask[TRUMP]
         chunk_cache: dict[int, tuple[tuple[tuple[int, int, int], ...], int, int]] = {}
         hands = self.hands
         me = self
@@ -369,6 +388,9 @@ class _Search:
             trick = me.trick
             hand = hands[seat]
             legal = legal_mask(family, tables, hand, trick, undertrump)
+            if seat == ntl_seat and bseat < 0 and hand.bit_count() == ntl_cards \
+                    and legal & plain:
+                legal &= plain
             maxi = side0[seat]
             if legal & (legal - 1) == 0:
                 moves: list[int] = [legal.bit_length() - 1]
@@ -500,6 +522,15 @@ def _pext8() -> list[int]:
 
 
 _PEXT8: list[int] | None = None
+
+
+def _lead_rule(rule: tuple[int, int] | None, rules: SolverRules, seat: int, hand: int,
+               trick: Sequence[int], legal: int) -> int:
+    """`legal` under a no-trump-lead rule (seat, cards in hand) of the position."""
+    if rule is None or trick or seat != rule[0] or hand.bit_count() != rule[1]:
+        return legal
+    plain = legal & ~rules.tables.suit_mask[TRUMP]
+    return plain or legal
 
 
 def _ties(rules: SolverRules) -> int:
