@@ -78,7 +78,7 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
     clock: ≈ 2.5 µs a node on one core of the development machine): sampling
     stops at the deal that would overrun it, and None comes back if not even
     the first deal fits."""
-    if not searchable(deal):
+    if deal.finished or not searchable(deal):
         return None
     game = game_of(deal)
     n = deal.n

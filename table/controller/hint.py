@@ -2,8 +2,8 @@
 to play (`engine.analysis.bot.hint`), shown on the match screen (MENU) when
 the table's `practice_hint` option is on.
 
-The work is bounded by search nodes, not by a clock (`BUDGET`: ≈ 0.8 s on
-one core of the development machine, ≈ 2.5 s on a Pi 4). The hint needs the
+The work is bounded by search nodes, not by a clock (`BUDGET`: at most
+≈ 1 s on one core of the development machine, ≈ 3 s on a Pi 4). The hint needs the
 seat's own cards, so only a table that knows the hands (scanned or read
 while dealing) gives one. It is worked out once per position and kept: the
 screen may be drawn again without more work. The random draws are seeded by
@@ -20,7 +20,7 @@ from engine.errors import EngineError
 from table.controller.session import Hand
 
 #: Search nodes one hint may use (all its sampled deals together).
-BUDGET = 250_000
+BUDGET = 150_000
 #: The most deals one hint solves.
 SAMPLES = 200
 
