@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from table.fields import Custom, Derived, OneOf, Seconds, Whole, kind, setting, show
+from table.fields import Custom, Derived, Flag, OneOf, Seconds, Whole, kind, setting, show
 
 Knowledge = Literal["scan", "dealt", "open"]
 Language = Literal["en", "ro", "hu"]
@@ -80,6 +80,8 @@ class TableSettings:
     * `notice_s`: how long a passing notice (a trick won) stays on the screen.
     * `error_s`: how long a refusal stays on the screen at most (it also goes
       at the next accepted card or button press).
+    * `practice_hint`: practice mode: MENU during play also shows the card
+      the sampled analysis suggests to the seat to play (docs/review.md).
     """
 
     game: str = setting("filicau", Custom(_game_problem))
@@ -94,3 +96,4 @@ class TableSettings:
     has_dealer_reader: bool = setting(True, Derived("[dealer]"))
     notice_s: float = setting(2.5, Seconds(0.5, 60))
     error_s: float = setting(8.0, Seconds(1, 600))
+    practice_hint: bool = setting(False, Flag())

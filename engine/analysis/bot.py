@@ -6,8 +6,8 @@ opponents' plays showed they lack) are drawn at random and solved with every
 card visible; the card with the most points on average is played (or hinted).
 
 Strength is the number of deals per card (`LEVELS`). Where the solver does
-not search the hand (the stock phase of Fildinsky, the fris trick and rule 8
-of 20-card Filcău), the bot falls back on `engine.bots.SimpleBot`.
+not search the hand (the stock phase of Fildinsky, the fris trick of 20-card
+Filcău), the bot falls back on `engine.bots.SimpleBot`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine import Card, Deal
-from engine.analysis.position import Position, SolverCache, analyse, game_of
+from engine.analysis.position import Position, SolverCache, analyse, game_of, no_trump_lead_of
 from engine.analysis.review import Knowledge, exclusions, sample_hands
 from engine.analysis.solver import SearchLimit
 from engine.bots import SimpleBot, legal_from
@@ -65,18 +65,20 @@ def searchable(deal: Deal) -> bool:
     """Does the solver search this deal's next card?"""
     if getattr(deal, "in_fris_trick", False):
         return False
-    rule8 = getattr(deal, "rule8", None)
-    if rule8 is not None and len(deal.tricks) < 2:
-        return False
     context = deal.context()
     return not ("stock_empty" in context and not context["stock_empty"])
 
 
 def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, samples: int,
-         public: Mapping[int, Sequence[Card]] | None = None) -> Hint | None:
+         public: Mapping[int, Sequence[Card]] | None = None,
+         budget: int | None = None) -> Hint | None:
     """The sampled analysis's card for `seat` (to play) holding `hand`, or
-    None where the solver does not search the hand."""
-    if not searchable(deal):
+    None where the solver does not search the hand. With a `budget`, the
+    deals solved share that many search nodes (the work, counted without a
+    clock: ≈ 2.5 µs a node on one core of the development machine): sampling
+    stops at the deal that would overrun it, and None comes back if not even
+    the first deal fits."""
+    if deal.finished or not searchable(deal):
         return None
     game = game_of(deal)
     n = deal.n
@@ -113,21 +115,27 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
         won[teams[s]] += p
     sums: dict[Card, float] = {}
     solved = 0
-    cache = SolverCache(limit=1)
+    left = budget if budget is not None else -1
     for _ in range(samples):
         hands = sample_hands(k, rng)
         if hands is None:
             break
         pos = Position(game, deal.trump, tuple(tuple(h) for h in hands),
-                       tuple(deal.current_trick), deal.leader, teams, (won[0], won[1]), family)
+                       tuple(deal.current_trick), deal.leader, teams, (won[0], won[1]), family,
+                       no_trump_lead_of(deal))
+        cache = SolverCache(limit=1)
         try:
-            a = analyse(pos, cache=cache, limit=NODE_LIMIT)
+            a = analyse(pos, cache=cache, limit=NODE_LIMIT if left < 0 else min(NODE_LIMIT, left))
         except SearchLimit:
             break
+        finally:
+            if left >= 0:
+                left = max(0, left - cache.nodes())
         for c, v in a.values.items():
             sums[c] = sums.get(c, 0.0) + v
         solved += 1
-        cache = SolverCache(limit=1)
+        if left == 0:
+            break
     if not solved:
         return None
     averages = {c: v / solved for c, v in sums.items()}
@@ -136,20 +144,37 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
 
 
 class SampledBot:
-    """Plays the card the sampled analysis prefers (`LEVELS` deals a card)."""
+    """Plays the card the sampled analysis prefers (`LEVELS` deals a card).
 
-    def __init__(self, level: str = "good") -> None:
+    With `tricks_left`, the bot searches only once at most that many tricks
+    are left in the hand and plays as `SimpleBot` before (a cheap level for
+    long measurements: bench/bots_bench.py); `samples` overrides the level's
+    number of deals."""
+
+    def __init__(self, level: str = "good", tricks_left: int | None = None,
+                 samples: int | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"no level {level!r}; there are: {', '.join(LEVELS)}")
+        if tricks_left is not None and tricks_left < 1:
+            raise ValueError("tricks_left must be at least 1")
+        if samples is not None and samples < 1:
+            raise ValueError("samples must be at least 1")
         self.level = level
-        self.samples = LEVELS[level]
+        self.samples = samples or LEVELS[level]
+        self.tricks_left = tricks_left
         self.name = f"sampled-{level}"
+        if samples is not None:
+            self.name = f"sampled-{self.samples}"
+        if tricks_left is not None:
+            self.name += f"-last{tricks_left}"
         self._fallback = SimpleBot()
 
     def play(self, deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random) -> Card:
         legal = legal_from(deal, seat, hand)
         if len(legal) == 1:
             return legal[0]
+        if self.tricks_left is not None and len(hand) > self.tricks_left:
+            return self._fallback.play(deal, seat, hand, rng)
         found = hint(deal, seat, hand, rng, self.samples)
         if found is None or found.card not in legal:
             return self._fallback.play(deal, seat, hand, rng)

@@ -44,6 +44,10 @@ class Position:
     teams: tuple[int, ...]
     won: tuple[int, int] = (0, 0)
     family: str | None = None
+    #: (seat, cards in hand): that seat, leading with that many cards, may not
+    #: lead a trump while it holds another card (20-card Filcău's rule 8:
+    #: a "three" binder who won trick 1 leads a non-trump to trick 2).
+    no_trump_lead: tuple[int, int] | None = None
 
     @property
     def turn(self) -> int:
@@ -84,22 +88,28 @@ class SolverCache:
 
     def __init__(self, limit: int = 8) -> None:
         self.limit = limit
-        self._solvers: dict[tuple[int, str | None, str | None, tuple[int, ...]], Solver] = {}
+        self._solvers: dict[tuple[int, str | None, str | None, tuple[int, ...],
+                                  tuple[int, int] | None], Solver] = {}
 
-    def get(self, rules: SolverRules, teams: tuple[int, ...]) -> Solver:
-        k = (id(rules), rules.trump, rules.family, teams)
+    def nodes(self) -> int:
+        """The search nodes its solvers have visited."""
+        return sum(s.stats.nodes for s in self._solvers.values())
+
+    def get(self, rules: SolverRules, teams: tuple[int, ...],
+            no_trump_lead: tuple[int, int] | None = None) -> Solver:
+        k = (id(rules), rules.trump, rules.family, teams, no_trump_lead)
         s = self._solvers.get(k)
         if s is None or s.rules is not rules:
             if len(self._solvers) >= self.limit:
                 self._solvers.clear()
-            s = self._solvers[k] = Solver(rules, teams)
+            s = self._solvers[k] = Solver(rules, teams, no_trump_lead)
         return s
 
 
 def load(position: Position, cache: SolverCache | None = None) -> tuple[Solver, SolverRules]:
     """A solver set at `position`."""
     rules = solver_rules(position.game, position.trump, position.family)
-    solver = (cache or SolverCache()).get(rules, position.teams)
+    solver = (cache or SolverCache()).get(rules, position.teams, position.no_trump_lead)
     taken = 0
     hands = []
     for h in position.hands:
@@ -178,7 +188,16 @@ def position_of(deal: Deal) -> Position:
     for seat, p in enumerate(deal.points):
         won[teams[seat]] += p
     return Position(game_of(deal), deal.trump, hands, trick, deal.leader, teams,
-                    (won[0], won[1]), family)
+                    (won[0], won[1]), family, no_trump_lead_of(deal))
+
+
+def no_trump_lead_of(deal: Deal) -> tuple[int, int] | None:
+    """20-card Filcău's rule 8 as the solver's lead restriction: the "three"
+    binder (`deal.rule8`), leading trick 2, may not lead a trump."""
+    seat = getattr(deal, "rule8", None)
+    if not isinstance(seat, int):
+        return None
+    return seat, deal.game.tricks_per_hand - 1
 
 
 def hands_after(position: Position, seat: int, c: Card) -> Position:
@@ -188,15 +207,14 @@ def hands_after(position: Position, seat: int, c: Card) -> Position:
     h.remove(c)
     hands[seat] = tuple(h)
     return Position(position.game, position.trump, tuple(hands), (*position.trick, c),
-                    position.leader, position.teams, position.won, position.family)
+                    position.leader, position.teams, position.won, position.family,
+                    position.no_trump_lead)
 
 
 def legal_now(position: Position) -> list[Card]:
     """The legal cards of the seat to play (the game's legal family)."""
-    rules = solver_rules(position.game, position.trump, position.family)
-    solver, _ = load(position)
-    legal = rules.legal(solver.hands[solver.turn], solver.trick)
-    return rules.cards_of(legal)
+    solver, rules = load(position)
+    return rules.cards_of(solver.legal())
 
 
 def check_teams(teams: Sequence[int], players: int) -> None:

@@ -26,7 +26,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import BadRequest, Card, Deal, EngineError, Game, MatchState
-from engine.analysis.position import Analysis, Position, SolverCache, analyse, game_of, teams_of
+from engine.analysis.position import (
+    Analysis,
+    Position,
+    SolverCache,
+    analyse,
+    game_of,
+    no_trump_lead_of,
+    teams_of,
+)
 from engine.analysis.rules import solver_rules
 from engine.analysis.solver import SearchLimit
 
@@ -55,6 +63,7 @@ class HandRecord:
     skipped: frozenset[int] = frozenset()
     family: str | None = None
     first: int = 0
+    no_trump_lead: tuple[int, int] | None = None
 
     def position(self, index: int, hands: Sequence[Sequence[Card]] | None = None
                  ) -> Position:
@@ -75,7 +84,7 @@ class HandRecord:
                 leader = w
                 trick = []
         return Position(game, self.trump, tuple(tuple(h) for h in held), tuple(trick), leader,
-                        self.teams, (won[0], won[1]), self.family)
+                        self.teams, (won[0], won[1]), self.family, self.no_trump_lead)
 
 
 @dataclass(frozen=True)
@@ -136,18 +145,16 @@ def record_of(deal: Deal, state: MatchState | None = None,
     if any(len(h) != len(initial[0]) for h in initial):
         raise BadRequest("the hands of this deal are not known: it cannot be reviewed")
     skipped: set[int] = set()
-    # 20-card Filcău: the fris trick and a "three" binder's lead to trick 2
-    # follow rules of their own, which the solver does not search.
+    # 20-card Filcău: the fris trick follows rules of its own, which the
+    # solver does not search (rule 8 it does: `no_trump_lead_of`).
     if getattr(deal, "fris", None) is not None:
         skipped.update(range(n))
-    if getattr(deal, "rule8", None) is not None:
-        skipped.update(range(n + 1))
     first = 0
     teams = teams_of(deal)
     return HandRecord(game, deal.trump, first_leader, tuple(tuple(h) for h in initial),
                       tuple(plays), teams,
                       {s: tuple(cs) for s, cs in (public or {}).items()}, state,
-                      frozenset(skipped), family, first)
+                      frozenset(skipped), family, first, no_trump_lead_of(deal))
 
 
 def result_of(game: Game, state: MatchState | None, points: tuple[int, int]) -> Any:
@@ -246,32 +253,30 @@ def exclusions(game: Game, trump: str | None, family: str | None, leader: int,
     before `first` or in `skipped` teach nothing)."""
     n = game.players
     rules = solver_rules(game, trump, family)
+    # Every distinct card's internal bits (two for a double pack's twins).
+    bits_of = {x: tuple(rules.to_bit[slot] for slot in game.pack.slots_of(x))
+               for x in game.pack.distinct_cards}
     excluded: list[set[Card]] = [set() for _ in range(n)]
-    trick: list[Card] = []
-    seen_so_far: list[Card] = []
+    trick_bits: list[int] = []
+    taken = 0
+    seen: set[Card] = set()
     for j, (s, c) in enumerate(plays):
-        if trick and j not in skipped and j >= first:
-            c_mask = rules.mask_of([c])
-            for x in game.pack.distinct_cards:
-                if x in excluded[s] or x in seen_so_far:
+        cb = next((b for b in bits_of[c] if not taken >> b & 1), bits_of[c][0])
+        if trick_bits and j not in skipped and j >= first:
+            c_mask = 1 << cb
+            for x, xbits in bits_of.items():
+                if x in seen or x in excluded[s]:
                     continue
-                try:
-                    hand = c_mask | rules.mask_of([x], c_mask)
-                    taken = hand
-                    bits = []
-                    for t in trick:
-                        m = rules.mask_of([t], taken)
-                        taken |= m
-                        bits.append(m.bit_length() - 1)
-                except ValueError:
+                xb = next((b for b in xbits if b != cb and not taken >> b & 1), -1)
+                if xb < 0:
                     continue  # x cannot be held beside these cards
-                if not rules.legal(hand, bits) & c_mask:
+                if not rules.legal(c_mask | 1 << xb, trick_bits) & c_mask:
                     excluded[s].add(x)
-        seen_so_far.append(c)
-        trick.append(c)
-        if len(trick) == n:
-            leader = (leader + game.trick_winner(trick, trump)) % n
-            trick = []
+        seen.add(c)
+        taken |= 1 << cb
+        trick_bits.append(cb)
+        if len(trick_bits) == n:
+            trick_bits = []
     return tuple(frozenset(e) for e in excluded)
 
 
@@ -332,7 +337,7 @@ def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: 
         if hands is None:
             break
         sample = Position(pos.game, pos.trump, tuple(tuple(h) for h in hands), pos.trick,
-                          pos.leader, pos.teams, pos.won, pos.family)
+                          pos.leader, pos.teams, pos.won, pos.family, pos.no_trump_lead)
         try:
             a = analyse(sample, cache=cache or SolverCache(limit=1), limit=limit)
         except SearchLimit:

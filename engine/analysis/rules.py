@@ -48,6 +48,9 @@ class SolverRules:
     guards: int
     above: tuple[int, ...]
     total: int
+    #: `keytab[led][bit]`: the game's trick-winning key (`TrumpTables.key`)
+    #: of every bit for each led effective suit (-1 for a guard bit).
+    keytab: tuple[tuple[int, ...], ...] = ()
 
     def legal(self, hand: int, trick: Sequence[int]) -> int:
         """The game's own legal family on internal bits."""
@@ -142,4 +145,6 @@ def _build(game: Game, trump: str | None, family: str) -> SolverRules:
     return SolverRules(
         game=game, trump=trump, family=family, undertrump=game.undertrump_required,
         tables=tables, to_bit=tuple(to_bit), to_slot=tuple(order), points=tuple(points),
-        point_masks=point_masks, guards=guards, above=tuple(above), total=sum(points))
+        point_masks=point_masks, guards=guards, above=tuple(above), total=sum(points),
+        keytab=tuple(tuple(tables.key(b, led) if eff[b] >= 0 else -1 for b in range(len(eff)))
+                     for led in range(5)))

@@ -19,6 +19,11 @@ The techniques (each measured in bench/solver_bench.py):
 * **equivalent cards**: two cards of one hand with only played cards between
   them (in power order, same effective suit) and the same points are
   interchangeable; only one of them is searched.
+* **a lead restriction** (`no_trump_lead`, 20-card Filcău's rule 8): one
+  seat, leading with a given number of cards (the lead to trick 2), may not
+  lead a trump while it holds another card. Every position of that search
+  with that seat to lead at that depth is under the rule, so the table stays
+  consistent (a solver is made per restriction).
 * **move ordering**: the leader tries the top remaining card of a suit first,
   then low cards; a follower whose side is winning gives points, one whose
   side is losing wins as cheaply as it can, or else throws its least.
@@ -30,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.analysis.rules import SolverRules
+from engine.cards import TRUMP
 from engine.legal import legal_mask
 
 #: Above this many entries the transposition table starts again.
@@ -61,14 +67,23 @@ class Solver:
     absolutely, so any question about the same deal (another card, a later
     position, a larger `need`) reuses what was learnt."""
 
-    def __init__(self, rules: SolverRules, teams: Sequence[int]) -> None:
+    def __init__(self, rules: SolverRules, teams: Sequence[int],
+                 no_trump_lead: tuple[int, int] | None = None) -> None:
         self.rules = rules
         self.n = len(teams)
         self.teams = tuple(teams)
         self.side0 = tuple(t == 0 for t in teams)
+        self.no_trump_lead = no_trump_lead
         self.tt: dict[int, tuple[int, int]] = {}
         self.stats = Stats()
-        self._s = _Search(rules, self.side0, self.tt, self.stats)
+        self._s = _Search(rules, self.side0, self.tt, self.stats, no_trump_lead)
+
+    def legal(self) -> int:
+        """The legal cards (bits) of the seat to play."""
+        s = self._s
+        seat = self.turn
+        legal = self.rules.legal(s.hands[seat], s.trick)
+        return _lead_rule(self.no_trump_lead, self.rules, seat, s.hands[seat], s.trick, legal)
 
     # ----- the position -------------------------------------------------------------
 
@@ -156,8 +171,7 @@ class Solver:
         """For every legal card of the seat to play (an internal bit): side
         0's points from here if it is played and both sides then play best."""
         seat = self.turn
-        s = self._s
-        legal = self.rules.legal(s.hands[seat], s.trick)
+        legal = self.legal()
         out: dict[int, int] = {}
         for rep, members in self._classes(legal):
             v = self._value_after(seat, rep)
@@ -232,7 +246,8 @@ class _Search:
     lookups in the loop)."""
 
     def __init__(self, rules: SolverRules, side0: tuple[bool, ...],
-                 tt: dict[int, tuple[int, int]], stats: Stats) -> None:
+                 tt: dict[int, tuple[int, int]], stats: Stats,
+                 no_trump_lead: tuple[int, int] | None = None) -> None:
         n = len(side0)
         self.hands: list[int] = [0] * n
         self.trick: list[int] = []
@@ -255,61 +270,73 @@ class _Search:
         self.gkey = gkey
         # The game's own trick-winning key, tabulated per led effective suit.
         nbits = len(eff)
-        keytab = tuple(
-            tuple(tables.key(b, led) if eff[b] >= 0 else -1 for b in range(nbits))
-            for led in range(5))
-        runs_cache: dict[int, tuple[tuple[tuple[int, int, int], ...], int]] = {}
+        if nbits > _MOVE_BITS:
+            raise ValueError(f"{nbits} card bits: the solver handles at most {_MOVE_BITS}")
+        keytab = rules.keytab
+        pext8 = _pext8()
+        # A lead restriction (20-card Filcău's rule 8): this seat, leading
+        # with this many cards, may not lead a trump while it holds another.
+        ntl_seat, ntl_cards = no_trump_lead if no_trump_lead is not None else (-1, -1)
+        plain = ~tables.suit_mask[TRUMP]
+        chunk_cache: dict[int, tuple[tuple[tuple[int, int, int], ...], int, int]] = {}
         hands = self.hands
         me = self
 
-        def compress(u: int) -> tuple[tuple[tuple[int, int, int], ...], int]:
-            runs = []
-            sig = 0
+        def chunks_of(u: int) -> tuple[tuple[tuple[int, int, int], ...], int, int]:
+            """The 8-bit chunks of `u` (shift, chunk << 8, bits of `u` below
+            it), the signature of the cards still out (their points, ties and
+            suits, renumbered) and the number of bits a renumbered hand takes."""
+            chunks = []
             pos = 0
-            x = u
-            sig_parts = []
-            while x:
-                low = x & -x
-                start = low.bit_length() - 1
-                run = x & ~(x + low)
-                length = run.bit_count()
-                mask = (1 << length) - 1
-                runs.append((start, mask, pos))
-                pos += length
-                x ^= run
-            width = pos
             shift = 0
-            for pm in (*pmasks, (tie & u & (u << 1)) if tie else 0, guards):
+            while u >> shift:
+                c = (u >> shift) & 255
+                if c:
+                    chunks.append((shift, c << 8, pos))
+                    pos += c.bit_count()
+                shift += 8
+            width = pos
+            sig = 0
+            for pm in (*pmasks, (tie & (u << 1)) if tie else 0, guards):
+                pm &= u
                 part = 0
-                for start, mask, p in runs:
-                    part |= ((pm >> start) & mask) << p
-                sig_parts.append(part << shift)
-                shift += width
-            for part in sig_parts:
-                sig |= part
-            return tuple(runs), (sig << 8) | width
+                for sh, cs, p in chunks:
+                    part |= pext8[cs | ((pm >> sh) & 255)] << p
+                sig = (sig << width) | part
+            return tuple(chunks), sig, width
+
+        # The renumbered key of a raw position (the hands as they are, the
+        # leader), remembered: the searches for each `need` revisit them.
+        memo: dict[int, int] = {}
+        last_hand = n - 1
 
         def key() -> int:
+            raw = me.leader
+            for h in hands:
+                raw = (raw << nbits) | h
+            k = memo.get(raw)
+            if k is not None:
+                return k
             u = guards
             for h in hands:
                 u |= h
-            found = runs_cache.get(u)
+            found = chunk_cache.get(u)
             if found is None:
-                if len(runs_cache) > 200_000:
-                    runs_cache.clear()
-                found = runs_cache[u] = compress(u)
-            runs, sig = found
-            width = sig & 0xFF
-            k = sig
-            shift = 0
-            for i in range(n - 1):
+                if len(chunk_cache) > 200_000:
+                    chunk_cache.clear()
+                found = chunk_cache[u] = chunks_of(u)
+            chunks, k, width = found
+            for i in range(last_hand):
                 h = hands[i]
                 part = 0
-                for start, mask, p in runs:
-                    part |= ((h >> start) & mask) << p
+                for sh, cs, p in chunks:
+                    part |= pext8[cs | ((h >> sh) & 255)] << p
                 k = (k << width) | part
-                shift += width
-            return (k << 4) | me.leader
+            k = (k << 8 | width) << 4 | me.leader
+            if len(memo) > 500_000:
+                memo.clear()
+            memo[raw] = k
+            return k
 
         def boundary(need: int) -> bool:
             if need <= 0:
@@ -330,6 +357,8 @@ class _Search:
                         bseat, bkey = s, k
                 stats.nodes += n
                 return side0[bseat]
+            if stats.limit and stats.nodes > stats.limit:
+                raise SearchLimit(stats.nodes)
             stats.probes += 1
             k = key()
             found = tt.get(k)
@@ -356,21 +385,21 @@ class _Search:
 
         def play(seat: int, need: int, led: int, bseat: int, bkey: int, tpts: int) -> bool:
             stats.nodes += 1
-            if stats.limit and stats.nodes > stats.limit:
-                raise SearchLimit(stats.nodes)
             trick = me.trick
             hand = hands[seat]
             legal = legal_mask(family, tables, hand, trick, undertrump)
+            if seat == ntl_seat and bseat < 0 and hand.bit_count() == ntl_cards \
+                    and legal & plain:
+                legal &= plain
             maxi = side0[seat]
-            last = len(trick) == n - 1
-            nxt = (seat + 1) % n
             if legal & (legal - 1) == 0:
                 moves: list[int] = [legal.bit_length() - 1]
             else:
-                # One card per class of interchangeable cards, best guesses first.
+                # One card per class of interchangeable cards, best guesses
+                # first (a score times _MOVES plus the card's bit, sorted).
                 gone = me.gone
                 x = legal | gone
-                scored: list[tuple[int, int]] = []
+                scored: list[int] = []
                 m = legal
                 if bseat < 0:
                     while m:
@@ -386,9 +415,9 @@ class _Search:
                             if g != seen:
                                 seen = g
                                 if above[top] & ~gone == 0:
-                                    scored.append((10_000 + power[top], top))
+                                    scored.append((10_000 + power[top]) * _MOVES + top)
                                 else:
-                                    scored.append((-power[top], top))
+                                    scored.append(top - power[top] * _MOVES)
                 else:
                     kt = keytab[led]
                     mine = maxi == side0[bseat]
@@ -404,15 +433,41 @@ class _Search:
                             g = gkey[top]
                             if g != seen:
                                 seen = g
-                                p = points[top]
+                                p = points[top] * 10_000
                                 if mine:
-                                    scored.append((p * 10_000 - power[top], top))
+                                    scored.append((p - power[top]) * _MOVES + top)
                                 elif kt[top] > bkey:
-                                    scored.append((1_000_000 + p * 10_000 - power[top], top))
+                                    scored.append((1_000_000 + p - power[top]) * _MOVES + top)
                                 else:
-                                    scored.append((-p * 10_000 - power[top], top))
+                                    scored.append(top - (p + power[top]) * _MOVES)
                 scored.sort(reverse=True)
-                moves = [b for _, b in scored]
+                moves = [v & _MOVE_MASK for v in scored]
+            if len(trick) == n - 1:
+                # The last card of the trick: the trick is settled here.
+                saved_leader, saved_gone = me.leader, me.gone
+                tb = saved_gone
+                for x in trick:
+                    tb |= 1 << x
+                me.trick = []
+                try:
+                    for b in moves:
+                        k = power[b] if bseat < 0 else keytab[led][b]
+                        nbs = seat if k > bkey else bseat
+                        tp = tpts + points[b]
+                        hands[seat] = hand ^ (1 << b)
+                        me.leader = nbs
+                        me.gone = tb | (1 << b)
+                        me.rem -= tp
+                        r = boundary(need - tp if side0[nbs] else need)
+                        me.rem += tp
+                        if r == maxi:
+                            return r
+                    return not maxi
+                finally:
+                    hands[seat] = hand
+                    me.trick = trick
+                    me.leader, me.gone = saved_leader, saved_gone
+            nxt = (seat + 1) % n
             for b in moves:
                 if bseat < 0:
                     nled = eff[b]
@@ -420,38 +475,62 @@ class _Search:
                 else:
                     nled = led
                     k = keytab[led][b]
-                if k > bkey:
-                    nbs, nbk = seat, k
-                else:
-                    nbs, nbk = bseat, bkey
-                tp = tpts + points[b]
                 hands[seat] = hand ^ (1 << b)
                 trick.append(b)
-                if last:
-                    nneed = need - tp if side0[nbs] else need
-                    saved_leader, saved_gone = me.leader, me.gone
-                    tb = 0
-                    for x in trick:
-                        tb |= 1 << x
-                    me.leader = nbs
-                    me.gone = saved_gone | tb
-                    me.rem -= tp
-                    me.trick = []
-                    r = boundary(nneed)
-                    me.trick = trick
-                    me.rem += tp
-                    me.leader, me.gone = saved_leader, saved_gone
+                if k > bkey:
+                    r = play(nxt, need, nled, seat, k, tpts + points[b])
                 else:
-                    r = play(nxt, need, nled, nbs, nbk, tp)
+                    r = play(nxt, need, nled, bseat, bkey, tpts + points[b])
                 trick.pop()
-                hands[seat] = hand
                 if r == maxi:
+                    hands[seat] = hand
                     return r
+            hands[seat] = hand
             return not maxi
 
         self.key = key
         self.boundary = boundary
         self.play = play
+
+
+#: A move's bit fits in this many bits of a sort key.
+_MOVE_BITS = 128
+_MOVES = _MOVE_BITS
+_MOVE_MASK = _MOVE_BITS - 1
+
+
+def _pext8() -> list[int]:
+    """`pext8[(u << 8) | h]`: the bits of `h` picked out by `u` and packed
+    low (for 8-bit `u` and `h` a subset of `u`)."""
+    global _PEXT8
+    if _PEXT8 is None:
+        table = [0] * 65536
+        for u in range(256):
+            places = [i for i in range(8) if u >> i & 1]
+            h = u
+            while True:
+                v = 0
+                for j, i in enumerate(places):
+                    if h >> i & 1:
+                        v |= 1 << j
+                table[(u << 8) | h] = v
+                if h == 0:
+                    break
+                h = (h - 1) & u
+        _PEXT8 = table
+    return _PEXT8
+
+
+_PEXT8: list[int] | None = None
+
+
+def _lead_rule(rule: tuple[int, int] | None, rules: SolverRules, seat: int, hand: int,
+               trick: Sequence[int], legal: int) -> int:
+    """`legal` under a no-trump-lead rule (seat, cards in hand) of the position."""
+    if rule is None or trick or seat != rule[0] or hand.bit_count() != rule[1]:
+        return legal
+    plain = legal & ~rules.tables.suit_mask[TRUMP]
+    return plain or legal
 
 
 def _ties(rules: SolverRules) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
 from table.club.room import MatchRecord, PlayerMatch, Standing
 
@@ -37,7 +38,8 @@ body{margin:0;padding:12px;font:17px/1.4 "DejaVu Sans",sans-serif;background:#fa
 h1{font-size:24px;margin:4px 0}.status{color:#7a5200}.now{background:#eef4ff;padding:8px;
  border-radius:8px}details{margin:6px 0;background:#fff;border:1px solid #ddd;border-radius:8px;
  padding:6px 10px}summary{font-weight:bold}table{border-collapse:collapse}td{padding:2px 8px}
-.win{font-weight:bold}
+.win{font-weight:bold}.cost{background:#ffe1dc;font-weight:bold}.skip{color:#888}
+small{color:#555}a.review{display:block;margin:6px 0}
 """
 
 _JS = """
@@ -180,12 +182,12 @@ def table_fragment(summary: dict[str, Any], matches: Sequence[MatchRecord]) -> s
     parts = [now]
     for m in reversed(matches):
         head = f"<h2>{escape(m.title)} (match {m.id})</h2>"
-        hands = "".join(_hand(m, h) for h in reversed(m.hands))
+        hands = "".join(_hand(m, h, summary.get("name", "")) for h in reversed(m.hands))
         parts.append(head + (hands or "<p>No hand finished yet.</p>"))
     return "".join(parts)
 
 
-def _hand(m: MatchRecord, h: Any) -> str:
+def _hand(m: MatchRecord, h: Any, table: str = "") -> str:
     teams = m.teams if len(m.teams) == len(h.points) else tuple(
         str(i + 1) for i in range(len(h.points)))
     score = ", ".join(f"{escape(t)}: {p}" for t, p in zip(teams, h.points, strict=True))
@@ -195,5 +197,71 @@ def _hand(m: MatchRecord, h: Any) -> str:
                    for s, c in t.plays)
         + f"</td><td>seat {t.winner + 1} +{t.points}</td></tr>"
         for t in h.tricks)
+    review = (f"<a class=review href='{quote(table)}/review/{m.id}/{h.number}'>"
+              "Review: the cards that cost points</a>" if table else "")
     return (f"<details data-hand={h.number}><summary>Hand {h.number}: {score}</summary>"
-            f"<div class=status>{escape(h.status)}</div><table>{rows}</table></details>")
+            f"<div class=status>{escape(h.status)}</div><table>{rows}</table>{review}</details>")
+
+
+# ----- a hand's review (computed on the hub) -------------------------------------------------
+
+def review_page(name: str, match_id: int, hand: int, body: str) -> str:
+    """A finished hand's review: a plain page (nothing is pushed to it)."""
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
+            f"<meta name=viewport content='width=device-width,initial-scale=1'>"
+            f"<title>{escape(name)}: hand {hand} reviewed</title><style>{_CSS_PHONE}</style>"
+            f"</head><body><h1>{escape(name)}</h1>"
+            f"<p><a href='../../../{quote(name)}'>Back to the table</a></p>"
+            f"<h2>Match {match_id}, hand {hand}: review</h2>{body}</body></html>")
+
+
+def review_fragment(record: Any, reviews: Sequence[Any], best: tuple[int, int] | None,
+                    played: Sequence[int]) -> str:
+    """Every card played with the points it gave away against the best card,
+    every card visible (double dummy); the cards that cost at least a point
+    (or changed the hand's result) stand out. `record` is the hand
+    (`engine.analysis.review.HandRecord`), `best` the points each team could
+    reach with best play from the first card judged, `played` what they took."""
+    n = record.game.players
+    by_index = {r.index: r for r in reviews}
+    names = [" + ".join(str(s + 1) for s, t in enumerate(record.teams) if t == k) for k in (0, 1)]
+    head = []
+    if best is not None:
+        head.append(f"<p data-k=best>Best play with every card visible: {escape(names[0])} "
+                    f"{best[0]}, {escape(names[1])} {best[1]}.</p>")
+    if len(played) == 2:
+        head.append(f"<p data-k=played>Played: {escape(names[0])} {played[0]}, "
+                    f"{escape(names[1])} {played[1]}.</p>")
+    rows = []
+    for t in range(0, len(record.plays), n):
+        cells = []
+        for i in range(t, min(t + n, len(record.plays))):
+            seat, c = record.plays[i]
+            r = by_index.get(i)
+            if r is None:
+                mark, cls = "not judged", "skip"
+            elif r.flagged:
+                mark = f"−{r.loss}, best {' '.join(b.code for b in r.best[:3])}"
+                cls = "cost"
+            else:
+                mark, cls = "best" if r.loss == 0 else f"−{r.loss}", "ok"
+            cells.append(f"<td class={cls} data-play={i}>{seat + 1}:{escape(c.code)} "
+                         f"<small>{escape(mark)}</small></td>")
+        rows.append(f"<tr><td>{t // n + 1}</td>{''.join(cells)}</tr>")
+    flagged = [r for r in reviews if r.flagged]
+    if flagged:
+        items = "".join(
+            f"<li data-play={r.index}>trick {r.trick}, seat {r.seat + 1}, {escape(r.card.code)}: "
+            f"{r.loss} point{'s' if r.loss != 1 else ''} given away"
+            + ("; it changed the hand's result" if r.result_changed else "")
+            + f" (best: {escape(' '.join(b.code for b in r.best[:4]))})</li>"
+            for r in flagged)
+        summary = f"<h3>Cards that cost the hand</h3><ul class=flagged>{items}</ul>"
+    else:
+        summary = "<p class=flagged>No card cost a point.</p>"
+    skipped = len(record.plays) - len(by_index)
+    note = ("<p class=note>With every card visible (double dummy), worked out on the club's "
+            "hub. " + (f"{skipped} plays not judged: special tricks the solver does not "
+                       "search, or positions too large to search in time." if skipped else "")
+            + "</p>")
+    return ("".join(head) + summary + f"<table class=review>{''.join(rows)}</table>" + note)

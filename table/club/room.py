@@ -120,6 +120,9 @@ class TableRoom:
         self.mark = 0
         self.error: str | None = None
         self.online: bool | None = None
+        #: Every finished hand's deal and the match state before it, by
+        #: (match id, hand number): what the phone page's review solves.
+        self.deals: dict[tuple[int, int], tuple[Any, Any]] = {}
 
     # ----- following the entries --------------------------------------------------------
 
@@ -131,8 +134,10 @@ class TableRoom:
         je = JournalEntry(entry.seq, entry.kind, entry.data)
         match = self.session.match
         before = None
+        deal = None
         if entry.kind == "next" and match is not None and match.hand is not None:
             before = _plays(match.hand)
+            deal = match.hand.flow.deal if match.hand.flow is not None else None
         try:
             self.session.apply(je)
         except JournalError as exc:
@@ -153,6 +158,8 @@ class TableRoom:
             rec.status = status_text(rec.teams, state)
             rec.hands.append(HandRecord(match.last.number, tuple(match.last.result.points),
                                         _tricks(before), rec.status))
+            if deal is not None:
+                self.deals[(rec.id, match.last.number)] = (deal, match.last.before)
             if match.last.after.over:
                 rec.winner = match.last.after.winner
         elif entry.kind == "end" and self.matches:

@@ -14,6 +14,7 @@ from html import escape
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -69,6 +70,8 @@ class Site:
         self._qr: dict[str, bytes] = {}
         self._cache: dict[str, tuple[int, str]] = {}
         self._lock = threading.Lock()
+        self._reviews: dict[tuple[str, int, int], str] = {}
+        self._review_lock = threading.Lock()
 
     # ----- rendering (cached per hub version) ------------------------------------------------
 
@@ -110,6 +113,26 @@ class Site:
         self._cache["t|" + name] = (version, html)
         return version, html
 
+    def review(self, name: str, match_id: int, hand: int) -> str | None:
+        """A finished hand's review page (None: no such hand), worked out on
+        the hub once (one at a time: it takes a core for up to a few
+        seconds) and kept."""
+        key = (name, match_id, hand)
+        found = self._reviews.get(key)
+        if found is not None:
+            return found
+        with self.hub.lock:
+            t = self.hub.room.tables.get(name)
+            got = t.deals.get((match_id, hand)) if t is not None else None
+        if got is None:
+            return None
+        with self._review_lock:
+            found = self._reviews.get(key)
+            if found is None:
+                found = self._reviews[key] = pages.review_page(
+                    name, match_id, hand, review_body(*got))
+        return found
+
     def base(self, request: Request) -> str:
         return self.public_url or str(request.base_url).rstrip("/")
 
@@ -126,6 +149,16 @@ class Site:
             return HTMLResponse(f"<!doctype html><p>No table called {escape(name)} "
                                 "has reported to this hub.</p>", status_code=404)
         return HTMLResponse(pages.table_page(name, got[1]))
+
+    async def review_page(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        match_id, hand = request.path_params["match"], request.path_params["hand"]
+        got = (await run_in_threadpool(self.review, name, match_id, hand)
+               if TABLE_NAME.match(name) else None)
+        if got is None:
+            return HTMLResponse(f"<!doctype html><p>No finished hand {hand} of match "
+                                f"{match_id} at table {escape(name)}.</p>", status_code=404)
+        return HTMLResponse(got)
 
     async def qr_code(self, request: Request) -> Response:
         name = request.path_params["name"]
@@ -212,12 +245,36 @@ class Site:
         return Starlette(routes=[
             Route("/", self.tv_page),
             Route("/table/{name}", self.table_page),
+            Route("/table/{name}/review/{match:int}/{hand:int}", self.review_page),
             Route("/qr/{name}.svg", self.qr_code),
             Route("/events", self.events),
             Route("/api/room", self.room_json),
             Route("/players", self.players_page),
             Route("/player/{member}", self.player_page),
         ], lifespan=lifespan)
+
+
+def review_body(deal: Any, before: Any) -> str:
+    """The review of a finished hand (its deal, the match state before it):
+    every card judged with all cards visible (`engine.analysis.review`)."""
+    from engine.analysis import SearchLimit, analyse
+    from engine.analysis.review import record_of, review_double_dummy
+    from engine.errors import EngineError
+
+    try:
+        record = record_of(deal, before)
+        reviews = review_double_dummy(record)
+        start = record.position(record.first)
+        best = None
+        if not start.trick and all(start.hands) and record.first not in record.skipped:
+            try:
+                best = analyse(start, values=False, limit=1_000_000).points
+            except SearchLimit:
+                best = None  # too large to search in time: not shown
+        played = tuple(deal.team_points()) if hasattr(deal, "team_points") else ()
+    except EngineError as exc:
+        return f"<p class=note>This hand cannot be reviewed: {escape(str(exc))}.</p>"
+    return pages.review_fragment(record, reviews, best, played)
 
 
 class WebServer:

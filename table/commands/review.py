@@ -221,7 +221,7 @@ def report(hand: ReplayedHand, reviews: Sequence[Any], seconds: float) -> str:
     skipped = sorted(rec.skipped)
     if skipped:
         lines.append(f"Not judged: plays {', '.join(str(i + 1) for i in skipped)} follow "
-                     "special rules of the hand (fris trick, rule 8) the solver does not search.")
+                     "special rules of the hand (the fris trick) the solver does not search.")
     judged = {r.index for r in reviews}
     deep = [i for i in range(rec.first, len(rec.plays)) if i not in judged and i not in skipped]
     if deep:

@@ -17,6 +17,7 @@ from engine.errors import EngineError
 from engine.game import Game
 from engine.match import Standing
 from engine.packs import PACKS
+from table.controller.hint import Hints
 from table.controller.session import Action, Hand, Read
 from table.screens.i18n import Translate, translator
 from table.screens.starting import starting_view
@@ -51,6 +52,7 @@ class Presenter:
 
     def __init__(self, model: TableModel) -> None:
         self.m = model
+        self.hints = Hints()
 
     # ----- helpers ----------------------------------------------------------------------------
 
@@ -460,9 +462,22 @@ class Presenter:
                 ":".join(str(x) for x in p) for _n, p in shown)
             lines.insert(1, _("So far ({teams}): {hands}").format(teams=teams, hands=hands)
                          if teams else _("So far: {hands}").format(hands=hands))
+        if self.m.settings.practice_hint and hand is not None:
+            # right under the status: the small screen shows three lines
+            lines.insert(1, self.hint_line(hand, match.seed))
         detail = _("Hand {n}").format(n=hand.number) if hand is not None else ""
         return TextView(self.header(hand, str(detail)), tuple(str(x) for x in lines),
                         str(_("OK back")))
+
+    def hint_line(self, hand: Hand, seed: int) -> str:
+        """Practice mode: the card the sampled analysis prefers (table.controller.hint)."""
+        _ = self._
+        found = self.hints.for_hand(hand, seed)
+        if found is None or found.card is None:
+            return str(_("No hint here"))
+        return str(_("Hint for {seat}: {card}").format(
+            seat=self.seat(found.seat),
+            card=messages.card_name(found.card.code, hand.game.pack.family, self.m.lang)))
 
     def v_match_over(self) -> View:
         _ = self._

@@ -58,6 +58,17 @@ def brute_force(position: Position, context: dict[str, object] | None = None
     n = len(position.hands)
     ctx = context or {}
 
+    rule = position.no_trump_lead
+    permanent = set(game.ranking.permanent_trumps)
+
+    def legal(trick: list[Card], hand: list[Card], seat: int) -> list[Card]:
+        out = _legal(game, trump, trick, hand, ctx)
+        if rule is not None and not trick and seat == rule[0] and len(hand) == rule[1]:
+            # 20-card Filcău's rule 8, written out: no trump led if another card is held.
+            plain = [c for c in out if c not in permanent and c.suit != trump]
+            out = plain or out
+        return out
+
     def search(hands: list[list[Card]], trick: list[Card], leader: int,
                won: tuple[int, int]) -> tuple[int, int]:
         if not trick and not any(hands):
@@ -65,7 +76,7 @@ def brute_force(position: Position, context: dict[str, object] | None = None
         seat = (leader + len(trick)) % n
         team = teams[seat]
         best: tuple[int, int] | None = None
-        for c in _legal(game, trump, trick, hands[seat], ctx):
+        for c in legal(trick, hands[seat], seat):
             result = _after(hands, trick, leader, won, seat, c)
             if best is None or result[team] > best[team]:
                 best = result
@@ -89,7 +100,7 @@ def brute_force(position: Position, context: dict[str, object] | None = None
     hands = [list(h) for h in position.hands]
     seat = position.turn
     values: dict[Card, int] = {}
-    for c in _legal(game, trump, list(position.trick), hands[seat], ctx):
+    for c in legal(list(position.trick), hands[seat], seat):
         values[c] = _after(hands, list(position.trick), position.leader, position.won,
                            seat, c)[teams[seat]]
     return search(hands, list(position.trick), position.leader, position.won), values

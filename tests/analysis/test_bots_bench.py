@@ -1,0 +1,47 @@
+"""bench/bots_bench.py in its quick mode, so the 10,000-hand measurement
+cannot rot: two matches a game, the checkpoint file, resuming, refusing a
+checkpoint of other settings, and the Wilson interval."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from bench import bots_bench  # noqa: E402
+
+
+def test_quick_mode_plays_two_matches_and_checkpoints(tmp_path, capsys):
+    out = tmp_path / "bots.json"
+    args = ["--quick", "--games", "filicau", "--tricks-left", "2", "--samples", "2",
+            "--out", str(out)]
+    tallies = bots_bench.main(args)
+    t = tallies["filicau"]
+    assert t.matches == 2 and 0 <= t.wins + t.ties <= 2
+    assert t.points_for + t.points_against == 2 * 2 * 8     # Filicău: 8 points a hand
+    saved = json.loads(out.read_text())
+    assert saved["settings"]["bot"] == "sampled-2-last2"
+    assert saved["games"]["filicau"]["matches"] == 2
+    assert set(saved["games"]["filicau"]["ratings"]) == {"sampled-2-last2", "simple", "random"}
+    printed = capsys.readouterr().out
+    assert "| filicau | 2 | 4 |" in printed
+    # Run again: the file already holds the two matches, nothing is played again.
+    again = bots_bench.main(args)
+    assert again["filicau"].to_json() == saved["games"]["filicau"]
+
+
+def test_a_checkpoint_of_other_settings_is_refused(tmp_path):
+    out = tmp_path / "bots.json"
+    bots_bench.main(["--quick", "--games", "filicau", "--tricks-left", "1", "--out", str(out)])
+    with pytest.raises(SystemExit, match="other settings"):
+        bots_bench.main(["--quick", "--games", "filicau", "--tricks-left", "2",
+                         "--out", str(out)])
+
+
+def test_the_wilson_interval():
+    lo, hi = bots_bench.wilson(60, 100)
+    assert (round(lo, 3), round(hi, 3)) == (0.502, 0.691)   # the textbook values
+    assert bots_bench.wilson(0, 0) == (0.0, 1.0)
