@@ -98,7 +98,8 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        parser.exit(message=f"cardtable {__version__()}\n")
+        print(f"cardtable {__version__()}")       # on standard output, as argparse's own
+        parser.exit()
 
 
 def _add_version(sub: Any) -> None:
