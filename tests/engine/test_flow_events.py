@@ -58,7 +58,7 @@ def test_five_player_filko_refuses_a_play_before_the_call_naming_the_old_man():
     with pytest.raises(IllegalPlay) as refused:
         flow.play(0, HANDS[0][0])
     assert refused.value.reason == "filko5_call_first"
-    assert "seat 0" in refused.value.message("en")
+    assert "seat 1" in refused.value.message("en")   # seat 0, as people count
     assert flow.pending().prompt == "filko5_name_trump"   # nothing changed
 
 

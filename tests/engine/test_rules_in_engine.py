@@ -15,7 +15,7 @@ def test_only_the_dealer_deals_the_rest_of_the_fris_window():
     with pytest.raises(IllegalPlay) as refused:
         f.deal_rest(1)                       # seat 1 names itself: not the dealer
     assert refused.value.reason == "only_dealer"
-    assert "seat 3" in refused.value.message("en")
+    assert "seat 4" in refused.value.message("en")   # seat 3, as people count
     assert f.pending().prompt == "filcau20_fris" and f.pending().seat == 1   # unchanged
     event = f.deal_rest(3)
     assert event.seat == 3 and f.pending().prompt == "filcau20_bind"
