@@ -43,6 +43,10 @@ REPLAY_BYTES = 256
 REPLAY_AFTER_S = 0.05
 
 
+
+#: Wall time the old USB port stays up after a `machine.reset()` (see `_run_micropython`).
+RESET_GRACE_S = 0.5
+
 class _PtyPort:
     """The firmware's USB serial: the pty's master end, never blocking."""
 
@@ -187,6 +191,13 @@ class FakeHub:
             self._boot_micropython()
             if self.ended != "machine.reset()" or self._stop.is_set():
                 return
+            # The firmware sleeps 100 ms before the reset so that its last
+            # line (OK,UPDATE) leaves the USB buffer; on a real host the kernel
+            # takes it from the USB bus at once. Here it waits in the pty until
+            # the host process reads it, and closing the pty throws it away: so
+            # the port stays up a while in wall time (a busy machine may not
+            # run the host's reader within the firmware's 100 ms).
+            self._stop.wait(RESET_GRACE_S)
             with self._lock:
                 if self._fds is not None:
                     for fd in self._fds:
