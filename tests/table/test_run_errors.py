@@ -47,11 +47,12 @@ def test_a_card_arriving_twice_stops_the_run_at_that_line(tmp_path, capsys):
     assert err.endswith("The events before it were played (and kept in the journal); "
                         "nothing after it was.")
     assert "Traceback" not in captured.err
-    # the match the first line started is in the journal; the UNDO after the mistake never ran
+    # the match the first line started is in the journal (and the Kh, when the
+    # drawn dealer made it a card to take at once); the UNDO after the mistake never ran
     journal = Journal(state / "journal.sqlite")
     kinds = [e.kind for e in journal.entries()]
     journal.close()
-    assert kinds == ["start"]
+    assert kinds in (["start"], ["start", "card"])
 
 
 def test_a_card_leaving_a_reader_it_never_reached(tmp_path, capsys):
