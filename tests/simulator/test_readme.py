@@ -21,7 +21,7 @@ def test_the_first_command_installs_and_runs_the_simulator_demo():
     first, second = quick_start_commands()[:2]
     assert first.startswith("python3 -m venv .venv && .venv/bin/pip install . ")
     assert first.endswith("cardtable sim --demo")
-    assert "pip install '.[test]'" in second and second.endswith("python -m pytest")
+    assert "pip install '.[test]'" in second and second.endswith("python -m pytest -n 2")
 
 
 def test_the_ci_script_runs_the_readme_test_command():
