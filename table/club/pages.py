@@ -54,11 +54,16 @@ _JS = """
 """
 
 
-def _page(title: str, css: str, body: str, box: str, events: str) -> str:
+def _static_page(title: str, css: str, body: str, script: str = "") -> str:
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
             f"<meta name=viewport content='width=device-width,initial-scale=1'>"
             f"<title>{escape(title)}</title><style>{css}</style></head><body>{body}"
-            + _JS % (box, events) + "</body></html>")
+            f"{script}</body></html>")
+
+
+def _page(title: str, css: str, body: str, box: str, events: str) -> str:
+    """A page whose `box` the server's news (`events`) keep up to date."""
+    return _static_page(title, css, body, _JS % (box, events))
 
 
 # ----- the TV scoreboard ----------------------------------------------------------------
@@ -136,10 +141,7 @@ def players_page(rows: Sequence[Standing], hidden: bool = False) -> str:
         f"<th>hands won</th><th>points</th></tr>{lines}</table>" if rows else
         "<p class=hidden>Hidden for the last rounds.</p>" if hidden else
         "<p>No member has played with a badge yet.</p>"))
-    return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
-            f"<meta name=viewport content='width=device-width,initial-scale=1'>"
-            f"<title>Members: cardtable</title><style>{_CSS_PHONE}</style></head>"
-            f"<body>{body}</body></html>")
+    return _static_page("Members: cardtable", _CSS_PHONE, body)
 
 
 def player_page(name: str, played: Sequence[PlayerMatch], rows: Sequence[Standing]) -> str:
@@ -158,10 +160,7 @@ def player_page(name: str, played: Sequence[PlayerMatch], rows: Sequence[Standin
             f"<th>hands</th><th>hands won</th><th>points</th></tr>{totals}</table>"
             "<h2>Matches</h2><table><tr><th>table</th><th>game</th><th>seat</th>"
             f"<th>partners</th><th>hands</th><th>result</th></tr>{matches}</table>")
-    return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
-            f"<meta name=viewport content='width=device-width,initial-scale=1'>"
-            f"<title>{escape(name)}: cardtable</title><style>{_CSS_PHONE}</style></head>"
-            f"<body>{body}</body></html>")
+    return _static_page(f"{name}: cardtable", _CSS_PHONE, body)
 
 
 # ----- a table's phone page -------------------------------------------------------------
@@ -207,12 +206,10 @@ def _hand(m: MatchRecord, h: Any, table: str = "") -> str:
 
 def review_page(name: str, match_id: int, hand: int, body: str) -> str:
     """A finished hand's review: a plain page (nothing is pushed to it)."""
-    return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
-            f"<meta name=viewport content='width=device-width,initial-scale=1'>"
-            f"<title>{escape(name)}: hand {hand} reviewed</title><style>{_CSS_PHONE}</style>"
-            f"</head><body><h1>{escape(name)}</h1>"
-            f"<p><a href='../../../{quote(name)}'>Back to the table</a></p>"
-            f"<h2>Match {match_id}, hand {hand}: review</h2>{body}</body></html>")
+    return _static_page(f"{name}: hand {hand} reviewed", _CSS_PHONE,
+                        f"<h1>{escape(name)}</h1>"
+                        f"<p><a href='../../../{quote(name)}'>Back to the table</a></p>"
+                        f"<h2>Match {match_id}, hand {hand}: review</h2>{body}")
 
 
 def review_fragment(record: Any, reviews: Sequence[Any], best: tuple[int, int] | None,

@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.games.base import Game
+from engine.messages import team_label
 from table.club.topics import Entry
 from table.controller.session import Player, Selection, Session
 from table.journal import JournalError
@@ -61,18 +62,6 @@ class MatchRecord:
     table: str = ""
 
 
-def team_names(game: Game) -> tuple[str, ...]:
-    """"1+3", "2+4": the seats (from 1) of each fixed team; every seat alone
-    when the game has no fixed teams."""
-    groups: dict[int, list[str]] = {}
-    try:
-        for s in range(game.players):
-            groups.setdefault(game.team_of(s), []).append(str(s + 1))
-    except EngineError:
-        return tuple(str(s + 1) for s in range(game.players))
-    return tuple("+".join(groups[t]) for t in sorted(groups))
-
-
 def team_seats(game: Game) -> tuple[tuple[int, ...], ...]:
     """The seats (from 0) of each fixed team; every seat alone without teams."""
     groups: dict[int, list[int]] = {}
@@ -82,6 +71,12 @@ def team_seats(game: Game) -> tuple[tuple[int, ...], ...]:
     except EngineError:
         return tuple((s,) for s in range(game.players))
     return tuple(tuple(groups[t]) for t in sorted(groups))
+
+
+def team_names(game: Game) -> tuple[str, ...]:
+    """"1+3", "2+4": the seats (from 1) of each fixed team; every seat alone
+    when the game has no fixed teams."""
+    return tuple(team_label(seats) for seats in team_seats(game))
 
 
 def status_text(teams: tuple[str, ...], state: dict[str, Any]) -> str:

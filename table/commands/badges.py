@@ -32,16 +32,14 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table.controller.loop import REGISTRY_FILE
-    from table.registry import CardRegistry, RegistryError
+    from table.commands.enroll import open_registry
+    from table.registry import RegistryError
 
     if not args.state.is_dir():
         print(f"cardtable badges: there is no state folder {args.state}", file=sys.stderr)
         return 2
     try:
-        path = args.state / REGISTRY_FILE
-        changes = args.name is not None or args.remove is not None
-        reg = CardRegistry.open_checked(path) if changes else CardRegistry(path)
+        reg = open_registry(args.state, changes=args.name is not None or args.remove is not None)
         try:
             if args.name is not None:
                 number, name = args.name

@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from table.registry import CardRegistry
 
 
 def add_parser(sub: Any) -> None:
@@ -31,19 +34,26 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def open_registry(state: Path, *, changes: bool) -> CardRegistry:
+    """The card registry of the state folder `state`. A change is made only to
+    a registry that is not behind its mark (and then keeps the mark up to
+    date); listing and exporting only read."""
     from table.controller.loop import REGISTRY_FILE
-    from table.registry import CardRegistry, RegistryError
+    from table.registry import CardRegistry
+
+    path = state / REGISTRY_FILE
+    return CardRegistry.open_checked(path) if changes else CardRegistry(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    from table.registry import RegistryError
 
     if not args.state.is_dir():
         print(f"cardtable enroll: there is no state folder {args.state}", file=sys.stderr)
         return 2
     try:
-        path = args.state / REGISTRY_FILE
-        # a change is made only to a registry that is not behind its mark (and
-        # then keeps the mark up to date); listing and exporting only read
-        changes = args.import_ is not None or args.remove is not None
-        reg = CardRegistry.open_checked(path) if changes else CardRegistry(path)
+        reg = open_registry(args.state,
+                            changes=args.import_ is not None or args.remove is not None)
         if args.export is not None:
             reg.export_file(args.export)
             print(f"{len(reg.packs())} packs ({len(reg)} cards) written to {args.export}")
