@@ -190,8 +190,11 @@ class EspeakSpeaker:
         self._lock = threading.Lock()
         self._current: tuple[subprocess.Popen[bytes], Sink | None] | None = None
         self._cut = threading.Event()
-        self._idle = threading.Event()
-        self._idle.set()
+        # utterances queued or being said: `wait()` returns when none is left
+        # (counted, not an idle flag, which the thread could set just as a
+        # new utterance arrives)
+        self._pending = 0
+        self._settled = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="cardtable-voice", daemon=True)
         self._thread.start()
 
@@ -209,16 +212,20 @@ class EspeakSpeaker:
         if utterance.urgent:
             self._drop_waiting()
             self._stop_current()
-        self._idle.clear()
+        with self._settled:
+            self._pending += 1
         self._queue.put((utterance, time.monotonic()))
 
     def wait(self, timeout: float = 30.0) -> bool:
         """Wait until everything queued has been said (tests, benchmarks)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self._idle.wait(0.05) and self._queue.empty():
-                return True
-        return False
+        with self._settled:
+            return self._settled.wait_for(lambda: self._pending == 0, timeout)
+
+    def _settle(self) -> None:
+        with self._settled:
+            self._pending -= 1
+            if self._pending == 0:
+                self._settled.notify_all()
 
     def close(self) -> None:
         self._drop_waiting()
@@ -229,9 +236,11 @@ class EspeakSpeaker:
     def _drop_waiting(self) -> None:
         while True:
             try:
-                self._queue.get_nowait()
+                item = self._queue.get_nowait()
             except queue.Empty:
                 return
+            if item is not None:
+                self._settle()
 
     def _stop_current(self) -> None:
         with self._lock:
@@ -247,26 +256,28 @@ class EspeakSpeaker:
 
     def _run(self) -> None:
         while True:
-            if self._queue.empty():
-                self._idle.set()
             item = self._queue.get()
             if item is None:
                 return
-            self._idle.clear()
-            utterance, said_at = item
             try:
-                self._speak(utterance, said_at)
-            except Exception as exc:  # noqa: BLE001 - the voice never stops the table
-                if self._cut.is_set():   # cut short on purpose (the pipe is gone)
-                    continue
-                self.errors += 1
-                # said once in the log, not for every sentence while it lasts
-                problem = f"{type(exc).__name__}: {exc}"
-                level = logging.DEBUG if problem == self._problem else logging.WARNING
-                self._problem = problem
-                log.log(level, "voice: could not say %r: %s", utterance.text[:40], exc)
-                continue
-            self._problem = ""
+                self._say_one(*item)
+            finally:
+                self._settle()
+
+    def _say_one(self, utterance: Utterance, said_at: float) -> None:
+        try:
+            self._speak(utterance, said_at)
+        except Exception as exc:  # noqa: BLE001 - the voice never stops the table
+            if self._cut.is_set():   # cut short on purpose (the pipe is gone)
+                return
+            self.errors += 1
+            # said once in the log, not for every sentence while it lasts
+            problem = f"{type(exc).__name__}: {exc}"
+            level = logging.DEBUG if problem == self._problem else logging.WARNING
+            self._problem = problem
+            log.log(level, "voice: could not say %r: %s", utterance.text[:40], exc)
+            return
+        self._problem = ""
 
     def _speak(self, utterance: Utterance, said_at: float) -> None:
         self._cut.clear()

@@ -117,3 +117,48 @@ def test_without_espeak_ng_the_voice_says_what_to_install(tmp_path):
         EspeakSpeaker(FolderOutput(tmp_path), espeak="no-such-espeak")
     with pytest.raises(VoiceError, match=r"alsa-utils"):
         AlsaOutput(aplay="no-such-aplay")
+
+
+class _GatedOutput(FolderOutput):
+    """Files, but each utterance's sound waits for `gate` before it is kept."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(folder)
+        self.gate = threading.Event()
+        self.closed = 0
+
+    def open(self, utterance, fmt, header):
+        sink = super().open(utterance, fmt, header)
+        output = self
+
+        class Gated:
+            def write(self, samples: bytes) -> None:
+                output.gate.wait(10)
+                sink.write(samples)
+
+            def close(self) -> None:
+                sink.close()
+                output.closed += 1
+
+            def cut(self) -> None:
+                sink.cut()
+
+        return Gated()
+
+
+def test_wait_returns_only_when_the_last_sentence_is_said_in_full(espeak, tmp_path):
+    """`cardtable run` waits for the voice before it stops: a sentence still
+    being said (or just queued as the voice fell silent) is not cut."""
+    output = _GatedOutput(tmp_path / "said")
+    speaker = EspeakSpeaker(output)
+    try:
+        for round_ in range(1, 4):
+            output.gate.clear()
+            speaker.say(Utterance("A new match of Filicau.", "en", kind="match"))
+            assert not speaker.wait(timeout=0.3)      # still being said
+            output.gate.set()
+            assert speaker.wait()
+            assert output.closed == round_             # said to the end, not cut
+    finally:
+        speaker.close()
+    assert all(duration(f) > 1.0 for f in output.files)
