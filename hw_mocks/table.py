@@ -34,16 +34,16 @@ class MockTable:
                  bounce_ms: int = 30, display: FakeDisplay | None = None) -> None:
         """`display`: a FakeDisplay of the size `screen` already made (one that
         shows the first frame while the rest loads); a new one by default."""
+        if display is not None and (display.size != screen or keep_frames):
+            raise ValueError(f"the display given is {display.size}, the screen {screen}"
+                             if display.size != screen else
+                             "keep_frames is for a display made here")
         pins = pins or GpioPins()
         if seats > len(pins.seat_leds):
             raise ValueError(f"{seats} seats but only {len(pins.seat_leds)} seat LED pins")
         self.clock = FakeClock()
         self.factory: Any = mock_factory()
         self.readers = FakeCardReaders(seats, dealer_reader)
-        if display is not None and (display.size != screen or keep_frames):
-            raise ValueError(f"the display given is {display.size}, the screen {screen}"
-                             if display.size != screen else
-                             "keep_frames is for a display made here")
         self.display = display if display is not None else FakeDisplay(screen,
                                                                          keep=keep_frames)
         self.indicators = RecordingIndicators(self.factory, pins.seat_leds[:seats],

@@ -87,14 +87,17 @@ def peek_data(data: Mapping[str, object]) -> Peek:
     if not isinstance(language, str) or language not in LANGUAGES:
         language = DEFAULT_LANGUAGE
     section = data.get("display", {})
-    display: dict[str, str | int] | None = dict(DISPLAY_DEFAULTS)
     if not isinstance(section, dict):
         return Peek(language, None)
+    display: dict[str, str | int] = {}
     for key, default in DISPLAY_DEFAULTS.items():
         value = section.get(key, default)
-        if type(value) is not type(default):     # bool is no int here
+        if isinstance(default, str) and isinstance(value, str):
+            display[key] = value
+        elif isinstance(default, int) and type(value) is int:    # a bool is no int here
+            display[key] = value
+        else:
             return Peek(language, None)
-        display[key] = value  # type: ignore[index]
     return Peek(language, display)
 
 
