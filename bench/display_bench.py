@@ -240,6 +240,14 @@ print(json.dumps(out))
 
 BASELINE = ("import sys, time; "
             "print(time.time() - float(sys.argv[1]), time.process_time())")
+#: The floor of ready: an interpreter importing only the libraries the table
+#: cannot answer without (gpiozero for the buttons and LEDs, luma for the
+#: display, Pillow under it; the fakes use gpiozero's mock pins and luma's
+#: dummy device), and doing nothing else.
+FLOORS = {
+    "pi": "import gpiozero, gpiozero.pins.mock, luma.oled.device, PIL.Image",
+    "mock": "import gpiozero, gpiozero.pins.mock, luma.core.device, PIL.Image",
+}
 
 
 def startup(runs=7):
@@ -255,12 +263,20 @@ def startup(runs=7):
     # As an installed table runs: modules compiled once (pip compiles those it
     # installs; a checkout's are cached in __pycache__ by the first, uncounted, run).
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    got = {"pass": [], "pass_cpu": [], "pi": [], "mock": []}
+    got: dict = {"pass": [], "pass_cpu": [], "pi": [], "mock": [],
+                 "floor_pi": [], "floor_mock": []}
     for n in range(runs + 1):
         launch = time.time()
         base = [float(x) for x in subprocess.run(
             [sys.executable, "-c", BASELINE, repr(launch)], capture_output=True, text=True,
             check=True, env=env).stdout.split()]
+        for kind, imports in FLOORS.items():
+            launch = time.time()
+            floor = [float(x) for x in subprocess.run(
+                [sys.executable, "-c", imports + "; " + BASELINE, repr(launch)],
+                capture_output=True, text=True, check=True, env=env).stdout.split()]
+            if n:
+                got["floor_" + kind].append(floor)
         for kind in ("pi", "mock"):
             state = tempfile.mkdtemp(prefix="cardtable-bench-")
             launch = time.time()
@@ -294,6 +310,10 @@ def startup_report(got):
         print(f"| {name} | {first * 1000:.0f} ms | {r1:.1f}x | <= 3x "
               f"{'met' if r1 <= 3 else 'MISSED'} | {ready * 1000:.0f} ms | {r2:.1f}x | <= 5x "
               f"{'met' if r2 <= 5 else 'MISSED'} | {first * 13:.1f} s / {ready * 13:.1f} s |")
+    for kind, name in (("pi", "--hardware pi"), ("mock", "--hardware mock")):
+        floor = statistics.median(f[0] for f in got["floor_" + kind])
+        print(f"| floor of {name}: `python -c \"{FLOORS[kind]}\"` | | | | "
+              f"{floor * 1000:.0f} ms | {floor / base:.1f}x | | - / {floor * 13:.1f} s |")
     base_cpu = statistics.median(got["pass_cpu"])
     print(f"\nThe same launches in CPU time of the process (less swayed by other work on "
           f"the machine); `python -c pass` {base_cpu * 1000:.0f} ms:\n")
@@ -304,6 +324,10 @@ def startup_report(got):
         ready = statistics.median(r["ready_cpu"] for r in got[kind])
         print(f"| {name} | {first * 1000:.0f} ms | {first / base_cpu:.1f}x | "
               f"{ready * 1000:.0f} ms | {ready / base_cpu:.1f}x |")
+    for kind, name in (("pi", "--hardware pi"), ("mock", "--hardware mock")):
+        floor = statistics.median(f[1] for f in got["floor_" + kind])
+        print(f"| floor of {name} (the libraries alone) | | | {floor * 1000:.0f} ms | "
+              f"{floor / base_cpu:.1f}x |")
     rss = statistics.median(r["rss_kb"] for r in got["pi"]) / 1024
     peak = max(r["peak_kb"] for r in got["pi"]) / 1024
     print(f"\nMemory at rest (`--hardware pi`, the controller running, 1 s after ready): "
