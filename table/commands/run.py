@@ -211,14 +211,12 @@ def _run_pi(args: argparse.Namespace, early: EarlyPanel | None) -> int:
     except BackendNotInstalled as exc:
         return refuse(f"the hardware drivers are not available ({exc}); "
                       "use --hardware mock, or install cardtable[pi] on the Pi")
-    from table.screens.starting import show_starting
-
     state = args.state or Path(config.state_dir)
     try:
         # luma sets the panel up again and clears it: "Starting…" is shown once more
         ports = backend.open_ports(config, announce=lambda text: print(
             f"cardtable run: {text}", file=sys.stderr, flush=True),
-            first_frame=lambda display: show_starting(display, config.table.language))
+            first_frame=lambda display: show_starting_frame(display, config.table.language))
     except ModuleNotFoundError as exc:
         return refuse(f"the hardware drivers are not available ({exc}); "
                       "use --hardware mock, or install cardtable[pi] on the Pi")
