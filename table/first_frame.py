@@ -68,6 +68,18 @@ def config_file(path: str | os.PathLike[str] | None,
     return env.get(CONFIG_ENV) or CONFIG_PATH
 
 
+def peek_config(path: str | os.PathLike[str] | None,
+                env: Mapping[str, str] | None = None) -> Peek | None:
+    """`peek` at the file `cardtable run --config PATH` reads; the defaults
+    when none is named and the default file is absent (as `table.config.load`)."""
+    env = os.environ if env is None else env
+    file = config_file(path, env)
+    named = (path is not None and str(path) != "") or bool(env.get(CONFIG_ENV))
+    if not named and not os.path.lexists(file):
+        return peek_data({})
+    return peek(file)
+
+
 def peek(path: str | os.PathLike[str]) -> Peek | None:
     """The first frame's part of the configuration file at `path`; None
     when it cannot be read as TOML (the full check says why, later)."""

@@ -160,9 +160,9 @@ def early_starting(config_path: Path | None) -> EarlyPanel | None:
     be reached this way (SPI, no display, a rotation by 90°, a file the full
     check will refuse, no such bus): then the first frame comes once the
     display is open, as for every other frame."""
-    from table.first_frame import config_file, panel_pages, peek, starting_rows
+    from table.first_frame import panel_pages, peek_config, starting_rows
 
-    seen = peek(config_file(config_path))
+    seen = peek_config(config_path)
     d = seen.display if seen is not None else None
     if seen is None or d is None or d["interface"] != "i2c" or d["rotate"] not in (0, 2) \
             or d["driver"] not in ("ssd1306", "sh1106"):

@@ -11,12 +11,20 @@ import pytest
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
+from table.choices import DISPLAY_DEFAULTS
 from table.cli import main
 from table.commands.run import early_starting
 from table.config import DISPLAY_SIZES, DisplayConfig
 from table.drivers.display import page_bytes
 from table.drivers.early_frame import frame_messages, setup_commands, show_early_frame
-from table.first_frame import FRAMES_FILE, panel_pages, peek, peek_data, starting_rows
+from table.first_frame import (
+    FRAMES_FILE,
+    panel_pages,
+    peek,
+    peek_config,
+    peek_data,
+    starting_rows,
+)
 from table.screens.render import render
 from table.screens.starting import drawn_frames, starting_view
 from tests.drivers.oled_panel import CapturePanel
@@ -88,7 +96,7 @@ def test_the_early_frame_reaches_the_panel_through_the_bus_and_switches_it_on(mo
         show_early_frame("ssd1306", 1, 0x3D, 128, 64, 0xCF, bytes(1024))  # nobody at 0x3D
 
 
-def test_the_configuration_is_peeked_leniently(tmp_path):
+def test_the_configuration_is_peeked_leniently(tmp_path, monkeypatch):
     seen = peek_data({})
     assert (seen.language, seen.size) == ("en", (128, 64))
     assert seen.display is not None
@@ -108,6 +116,14 @@ def test_the_configuration_is_peeked_leniently(tmp_path):
     bad.write_text("[display\n")
     assert peek(bad) is None
     assert peek(tmp_path / "absent.toml") is None
+    assert peek_config(tmp_path / "absent.toml", {}) is None     # named: the check says so
+    named = peek_config(None, {"CARDTABLE_CONFIG": str(bad)})
+    assert named is None
+    monkeypatch.setattr("table.first_frame.CONFIG_PATH", str(tmp_path / "etc.toml"))
+    default = peek_config(None, {})                # none named, none there: the defaults
+    assert default is not None and default.display == DISPLAY_DEFAULTS
+    (tmp_path / "etc.toml").write_text('[table]\nlanguage = "ro"\n')
+    assert peek_config(None, {}).language == "ro"
 
 
 def _config(tmp_path, text: str):
@@ -160,3 +176,21 @@ def test_a_table_that_will_not_start_switches_the_early_frame_off(monkeypatch, t
     assert shown == [picture(render(starting_view("ro")).rotate(180))]   # Pornire…, turned
     assert not panel.on                    # and off again: nothing stale on the table
     assert not (tmp_path / "state").exists()
+
+
+def test_without_a_frame_drawn_ahead_of_time_starting_is_drawn_when_shown(monkeypatch,
+                                                                          tmp_path):
+    from hw_mocks.display import FakeDisplay
+    from table.commands.run import show_starting_frame
+
+    shown = FakeDisplay((128, 32))
+    show_starting_frame(shown, "hu")
+    want = render(starting_view("hu"), (128, 32))
+    assert picture(shown.image) == picture(want)
+    (tmp_path / "frames.json").write_text("{not json")
+    for missing in ("gone.json", "frames.json"):     # a damaged installation
+        monkeypatch.setattr("table.first_frame.FRAMES_FILE", str(tmp_path / missing))
+        assert starting_rows("hu", (128, 32)) is None
+        drawn = FakeDisplay((128, 32))
+        show_starting_frame(drawn, "hu")
+        assert picture(drawn.image) == picture(want)
