@@ -221,7 +221,7 @@ def _run_pi(args: argparse.Namespace, early: EarlyPanel | None) -> int:
         return refuse(f"the hardware drivers are not available ({exc}); "
                       "use --hardware mock, or install cardtable[pi] on the Pi")
     except Exception as exc:  # the drivers' own errors name the part that failed
-        return fail(f"cannot start the hardware: {exc}", 1)
+        return refuse(f"cannot start the hardware: {exc}", 1)
     # "Starting…" is on the screen: now the controller, the rules and the journal
     from table.controller import Controller
     from table.journal import JournalError

@@ -194,3 +194,38 @@ def test_without_a_frame_drawn_ahead_of_time_starting_is_drawn_when_shown(monkey
         drawn = FakeDisplay((128, 32))
         show_starting_frame(drawn, "hu")
         assert picture(drawn.image) == picture(want)
+
+
+def test_starting_is_shown_again_by_luma_and_gone_when_a_part_fails(monkeypatch, tmp_path,
+                                                                    capsys):
+    """The early frame, then luma's own opening of the panel (set-up, clear)
+    and "Starting…" once more through the display adapter; the card readers
+    then fail (a PC has no SPI): the panel is left switched off."""
+    config = _config(tmp_path, '[table]\nlanguage = "hu"\n[gpio]\npin_factory = "mock"\n')
+    frames = []
+    with panel_on_bus(monkeypatch) as (panel, buses):
+        import smbus2
+
+        opened = smbus2.SMBus
+
+        def watched(port: int):
+            bus = opened(port)
+
+            def note() -> None:
+                picture_now = visible(panel)
+                if panel.on and (not frames or frames[-1] != picture_now):
+                    frames.append(picture_now)
+            bus.on_write = note
+            return bus
+
+        monkeypatch.setattr(smbus2, "SMBus", watched)
+        status = main(["run", "--hardware", "pi", "--config", str(config),
+                       "--state", str(tmp_path / "state")])
+    err = capsys.readouterr().err
+    assert status == 1 and "cannot start the hardware: the card readers" in err
+    starting = picture(render(starting_view("hu")))
+    blank = [[0] * 128 for _ in range(64)]
+    # Indul… at once; dark while luma clears and switches on; Indul… again
+    assert frames[0] == starting and blank in frames and frames[-1] == starting
+    assert len(buses) == 3 and all(bus.closed for bus in buses)  # early, luma, off
+    assert not panel.on
