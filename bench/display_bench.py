@@ -175,6 +175,15 @@ def probe(cls):
         return result
     cls.show = timed
 
+# CPU time when each phase of the start begins: the first import of the
+# module that opens it (an audit hook sees every import).
+PHASES = ("luma.oled.device", "gpiozero", "table.controller")
+began = {}
+def audit(event, args):
+    if event == "import" and args[0] in PHASES and args[0] not in began:
+        began[args[0]] = time.process_time()
+sys.addaudithook(audit)
+
 if kind == "pi":
     # `cardtable run --hardware pi` as on the Pi, with gpiozero's mock pins
     # (the configuration), an SMBus that takes every byte (luma's own I2C
@@ -234,7 +243,7 @@ with open(os.devnull, "w") as quiet:
 if kind == "mock":
     out["ready"] = times[1]           # the controller's first frame: events are taken
     out["ready_cpu"] = cpu[1]
-out.update(status=status, first=times[0], first_cpu=cpu[0], frames=len(times))
+out.update(status=status, first=times[0], first_cpu=cpu[0], frames=len(times), began=began)
 print(json.dumps(out))
 """
 
@@ -348,6 +357,26 @@ def startup_report(got):
         floor = statistics.median(f[1] for f in got["floor_" + kind])
         print(f"| floor of {name} (the libraries alone) | | | {floor * 1000:.0f} ms | "
               f"{floor / base_cpu:.1f}x |")
+    print("\nWhere the CPU time of `--hardware pi` goes (each phase from the first import "
+          "of the module that begins it):\n")
+    print("| phase | CPU | ratio to `python -c pass` |")
+    print("|---|---|---|")
+    marks = [("the first frame, from the launch", None, "first_cpu"),
+             ("the configuration checked whole, the backend found", "first_cpu",
+              "luma.oled.device"),
+             ("luma and Pillow loaded, the display opened, Starting… again",
+              "luma.oled.device", "gpiozero"),
+             ("gpiozero loaded, LEDs, buzzer, buttons, readers opened", "gpiozero",
+              "table.controller"),
+             ("the controller, rules, state machine, journal: to ready", "table.controller",
+              "ready_cpu")]
+
+    def mark(r, name):
+        return 0.0 if name is None else r[name] if name in r else r["began"][name]
+
+    for label, a, b in marks:
+        spent = statistics.median(mark(r, b) - mark(r, a) for r in got["pi"])
+        print(f"| {label} | {spent * 1000:.0f} ms | {spent / base_cpu:.1f}x |")
     rss = statistics.median(r["rss_kb"] for r in got["pi"]) / 1024
     peak = max(r["peak_kb"] for r in got["pi"]) / 1024
     print(f"\nMemory at rest (`--hardware pi`, the controller running, 1 s after ready): "

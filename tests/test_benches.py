@@ -107,6 +107,10 @@ def test_the_start_up_bench_times_the_real_run_from_its_first_frame_to_ready(cap
         assert 0 < run["first"] < run["ready"] and run["first_cpu"] < run["ready_cpu"]
         assert len(got["floor_" + kind]) == 1
     assert len(got["check"]) == 1 and len(got["pass"]) == 1
+    (pi,) = got["pi"]
+    phases = [pi["began"][m] for m in ("luma.oled.device", "gpiozero", "table.controller")]
+    assert [pi["first_cpu"], *phases, pi["ready_cpu"]] == sorted(
+        [pi["first_cpu"], *phases, pi["ready_cpu"]])     # the phases in their order
     bench.startup_report(got)
     out = capsys.readouterr().out
     assert "| --hardware pi (mock pins) |" in out and "floor of --hardware mock" in out
