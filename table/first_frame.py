@@ -13,7 +13,7 @@ the Pillow mode "1" image `render()` gives (rows, 8 pixels a byte, the
 leftmost in the high bit). A test checks that every one is exactly what the
 screens code draws today.
 
-This module reads only the standard library (json, tomllib, os): what a
+This module reads only the standard library (tomllib, os): what a
 frame needs from the configuration (`peek`) and the frame (`starting_rows`,
 `panel_pages`). The display opens the frame itself: on the Pi
 `table.drivers.early_frame` sends it over the display's I2C bus with the
@@ -22,7 +22,6 @@ chip's own set-up; the fakes show it as an image.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 
@@ -115,18 +114,24 @@ def peek_data(data: Mapping[str, object]) -> Peek:
 
 def starting_rows(language: str, size: tuple[int, int]) -> bytes | None:
     """The "Starting…" frame drawn ahead of time for `language` and `size`
-    (mode "1" image bytes), or None if it was not drawn for them."""
+    (mode "1" image bytes), or None if it was not drawn for them.
+
+    The file is JSON with one frame a line (`table.screens.starting.write_frames`),
+    so the one line needed is found without loading the json module and
+    parsing every frame."""
+    key = f'"{language} {size[0]}x{size[1]}": "'
     try:
         with open(FRAMES_FILE, encoding="utf-8") as f:
-            frames = json.load(f)["frames"]
-        text = frames.get(f"{language} {size[0]}x{size[1]}")
-        return bytes.fromhex(text) if isinstance(text, str) else None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            for line in f:
+                if line.startswith(key):
+                    text = line[len(key):].rstrip().rstrip(",")
+                    if not text.endswith('"'):
+                        return None
+                    rows = bytes.fromhex(text[:-1])
+                    return rows if len(rows) == (size[0] + 7) // 8 * size[1] else None
+    except (OSError, ValueError):   # no file, not text, not hexadecimal
         return None
-
-
-#: Each byte with its bits in reverse order (a frame turned by 180°).
-_REVERSE = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+    return None
 
 
 def panel_pages(rows: bytes, width: int, height: int, rotate: int = 0) -> bytes:
@@ -151,6 +156,7 @@ def panel_pages(rows: bytes, width: int, height: int, rotate: int = 0) -> bytes:
             for k in range(8):
                 if byte & (0x80 >> k) and x + k < width:
                     out[base + x + k] |= bit
-    if rotate == 2:
-        return bytes(out[::-1]).translate(_REVERSE)
+    if rotate == 2:   # each byte's bits reversed too
+        reverse = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+        return bytes(out[::-1]).translate(reverse)
     return bytes(out)

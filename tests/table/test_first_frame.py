@@ -50,6 +50,10 @@ def test_the_frames_shipped_are_what_the_screens_draw_today():
     with open(FRAMES_FILE, encoding="utf-8") as f:
         shipped = json.load(f)["frames"]
     assert shipped == drawn_frames()
+    for key, text in shipped.items():             # each found on its own line
+        language, size = key.split()
+        width, height = (int(n) for n in size.split("x"))
+        assert starting_rows(language, (width, height)) == bytes.fromhex(text)
     assert starting_rows("ro", (128, 64)) == render(starting_view("ro")).tobytes()
     assert starting_rows("ro", (100, 64)) is None     # no such screen: drawn when shown
 
@@ -188,7 +192,10 @@ def test_without_a_frame_drawn_ahead_of_time_starting_is_drawn_when_shown(monkey
     want = render(starting_view("hu"), (128, 32))
     assert picture(shown.image) == picture(want)
     (tmp_path / "frames.json").write_text("{not json")
-    for missing in ("gone.json", "frames.json"):     # a damaged installation
+    (tmp_path / "cut.json").write_text('{\n"hu 128x32": "00ff\n')
+    (tmp_path / "short.json").write_text('{\n"hu 128x32": "00ff",\n')
+    (tmp_path / "bad.json").write_text('{\n"hu 128x32": "0g",\n')
+    for missing in ("gone.json", "frames.json", "cut.json", "short.json", "bad.json"):
         monkeypatch.setattr("table.first_frame.FRAMES_FILE", str(tmp_path / missing))
         assert starting_rows("hu", (128, 32)) is None
         drawn = FakeDisplay((128, 32))
