@@ -56,7 +56,8 @@ if sys.argv[2] == "mock":
     from hw_mocks.display import FakeDisplay
     show = FakeDisplay.show
     def first(self, image):
-        note([[1 if p else 0 for p in image.getdata()][y * image.size[0]:(y + 1) * image.size[0]]
+        px = image.load()
+        note([[1 if px[x, y] else 0 for x in range(image.size[0])]
               for y in range(image.size[1])])
         return show(self, image)
     FakeDisplay.show = first
