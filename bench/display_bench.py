@@ -249,13 +249,6 @@ print(json.dumps(out))
 
 BASELINE = ("import sys, time; "
             "print(time.time() - float(sys.argv[1]), time.process_time())")
-#: `cardtable config check`, which the service runs before `cardtable run`
-#: (ExecStartPre in systemd/cardtable.service): to the end of its check.
-CONFIG_CHECK = ("import sys, time\n"
-                "from table.cli import main\n"
-                "status = main(['config', 'check', sys.argv[2]])\n"
-                "print(time.time() - float(sys.argv[1]), time.process_time())\n"
-                "sys.exit(status)\n")
 #: The floor of ready: an interpreter importing only the libraries the table
 #: cannot answer without (gpiozero for the buttons and LEDs, luma for the
 #: display, Pillow under it; the fakes use gpiozero's mock pins and luma's
@@ -280,20 +273,12 @@ def startup(runs=7):
     # installs; a checkout's are cached in __pycache__ by the first, uncounted, run).
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     got: dict = {"pass": [], "pass_cpu": [], "pi": [], "mock": [],
-                 "floor_pi": [], "floor_mock": [], "check": []}
+                 "floor_pi": [], "floor_mock": []}
     for n in range(runs + 1):
         launch = time.time()
         base = [float(x) for x in subprocess.run(
             [sys.executable, "-c", BASELINE, repr(launch)], capture_output=True, text=True,
             check=True, env=env).stdout.split()]
-        launch = time.time()
-        check = subprocess.run(
-            [sys.executable, "-c", CONFIG_CHECK, repr(launch), str(config)],
-            capture_output=True, text=True, env=env)
-        if check.returncode != 0:
-            raise SystemExit(f"cardtable config check failed:\n{check.stdout}{check.stderr}")
-        if n:
-            got["check"].append([float(x) for x in check.stdout.split()[-2:]])
         for kind, imports in FLOORS.items():
             launch = time.time()
             floor = [float(x) for x in subprocess.run(
@@ -338,11 +323,6 @@ def startup_report(got):
         floor = statistics.median(f[0] for f in got["floor_" + kind])
         print(f"| floor of {name}: `python -c \"{FLOORS[kind]}\"` | | | | "
               f"{floor * 1000:.0f} ms | {floor / base:.1f}x | | - / {floor * 13:.1f} s |")
-    check = statistics.median(c[0] for c in got["check"])
-    print(f"\nBefore `cardtable run`, the service runs `cardtable config check` "
-          f"(ExecStartPre): {check * 1000:.0f} ms, {check / base:.1f}x `python -c pass` "
-          f"(Zero 2 W estimate {check * 13:.1f} s), which the first frame on the Pi also "
-          "waits for when the service starts.")
     base_cpu = statistics.median(got["pass_cpu"])
     print(f"\nThe same launches in CPU time of the process (less swayed by other work on "
           f"the machine); `python -c pass` {base_cpu * 1000:.0f} ms:\n")
