@@ -480,7 +480,8 @@ class TableModel:
 
     def owner_of(self, hand: Hand, c: Card) -> int | None:
         """The seat known to hold `c` (hands read while scanning or dealing)."""
-        holders = [r.seat for r in hand.reads if r.card == c]
+        code = c.code      # cards are equal when their codes are (engine.cards.Card)
+        holders = [r.seat for r in hand.reads if r.card.code == code]
         return holders[0] if len(holders) == 1 else None
 
     @staticmethod
