@@ -55,7 +55,8 @@ class Presenter:
         self.m = model
         self.hints = Hints()
         # Texts every frame of a hand repeats, made once and kept while what
-        # they are made of stays the same (each: the key it was made for, the text).
+        # they are made of stays the same (each: what it was made from, the
+        # text; a tuple's == tries `is` first, so the check is cheap).
         self._teams: tuple[tuple[Any, ...], list[str]] = ((), [])
         self._status: tuple[tuple[Any, ...], str] = ((), "")
         self._prompt: tuple[tuple[Any, ...], str] = ((), "")
@@ -88,8 +89,8 @@ class Presenter:
     def team_names(self, game: Game) -> list[str]:
         """"1+3", "2+4": the seats of each fixed team (every seat alone when
         the game has no fixed teams)."""
-        key = (id(game), game, self.m.settings.seat_names)
-        if not _same(self._teams[0], key):
+        key = (game, self.m.settings.seat_names)
+        if key != self._teams[0]:
             self._teams = (key, self._team_names(game))
         return list(self._teams[1])
 
@@ -117,8 +118,8 @@ class Presenter:
 
     def status_text(self, game: Game, standing: Standing) -> str:
         """The match status in words: masters / slaves / even, score."""
-        key = (id(game), game, self.m.settings.seat_names, self.m.lang, standing)
-        if not _same(self._status[0], key):
+        key = (game, self.m.settings.seat_names, self.m.lang, standing)
+        if key != self._status[0]:
             self._status = (key, self._status_text(game, standing))
         return self._status[1]
 
@@ -299,9 +300,9 @@ class Presenter:
             return ""
         family = hand.game.pack.family
         catalogue = self.m.catalogue()
-        key = (id(catalogue), catalogue, self.m.settings.seat_names, self.m.lang, step.prompt,
-               step.seat, family)
-        if not _same(self._prompt[0], key):
+        key = (catalogue, self.m.settings.seat_names, self.m.lang, step.prompt, step.seat,
+               family)
+        if key != self._prompt[0]:
             self._prompt = (key, self.m.message(step.prompt, seat=step.seat, family=family))
         return self._prompt[1]
 
@@ -622,9 +623,3 @@ def _value(v: Any) -> str:
         return "on" if v else "off"
     return str(v)
 
-
-def _same(key: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
-    """Two cache keys alike: each begins with an object's `id` and holds the
-    object itself (so the id cannot be reused while the key lives); the rest
-    compare equal."""
-    return len(key) == len(other) and key[0] == other[0] and key[2:] == other[2:]
