@@ -114,3 +114,31 @@ def test_the_table_does_not_load_transitions_at_all():
 BODY = "".join(f"    def {name}(self, *args): return {name == 'has_no_match'}\n"
                for name in GUARDS) + "".join(f"    def {name}(self, *args): pass\n"
                                              for name in ACTIONS)
+
+
+def test_a_table_up_and_playing_has_not_imported_transitions():
+    """The whole controller on a fake table, opened, resumed and taking a
+    button press and a card: `transitions` stays unloaded."""
+    import subprocess
+    import sys
+
+    code = ("import sys, tempfile\n"
+            "from hw_mocks.table import MockTable\n"
+            "from table.controller import Controller\n"
+            "from table.settings import TableSettings\n"
+            "mock = MockTable(seats=4)\n"
+            "ctl = Controller.open(TableSettings(game='filicau', knowledge='scan'), mock.ports,"
+            " tempfile.mkdtemp())\n"
+            "ctl.registry.enroll_virtual('german32')\n"
+            "ctl.start(); mock.press('ok'); ctl.wait_idle()\n"
+            "mock.readers.arrive(0, ctl.registry.uid_for(ctl.session.match.game.pack.cards[0],"
+            " 'german', 1)); ctl.wait_idle()\n"
+            "print(ctl.state, ctl.session.seq, sorted(m for m in sys.modules"
+            " if m.split('.')[0] == 'transitions'))\n"
+            "ctl.close(); mock.close()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    state, seq, loaded = out.stdout.split(" ", 2)
+    assert state == "match_deal_scan" and int(seq) == 2, out.stdout   # the match, a card read
+    assert loaded.strip() == "[]"
