@@ -114,3 +114,20 @@ def test_the_start_up_bench_times_the_real_run_from_its_first_frame_to_ready(cap
     bench.startup_report(got)
     out = capsys.readouterr().out
     assert "| --hardware pi (mock pins) |" in out and "floor of --hardware mock" in out
+
+
+def test_the_controller_bench_runs_a_trees_own_bench_on_its_own_code(tmp_path):
+    """`controller_bench.py --against REV` times REV's tree with REV's own
+    bench: each run must import the tree it was given (this one here), and a
+    tree whose code would come from elsewhere is refused, not timed."""
+    import shutil
+
+    bench = load("controller_bench")
+    root = BENCH.parent
+    cpu = bench.cpu_run(root, 1, tmp_path / "state")
+    assert len(cpu["play"]) >= 20 and all(t > 0 for t in cpu["play"])
+    assert set(cpu) == {"play", "refusal"}
+    elsewhere = tmp_path / "tree"
+    shutil.copytree(BENCH, elsewhere / "bench")   # a bench without the code beside it
+    with pytest.raises(SystemExit, match="not the tree in"):
+        bench.cpu_run(elsewhere, 1, tmp_path / "state2")
