@@ -179,8 +179,14 @@ def test_a_failed_write_is_survived_and_the_next_frame_sent_whole():
     second.putpixel((0, 0), 1)
     display.show(second)
     assert display.healthy
-    assert panel.calls[0] == ("command", bytes([0x21, 0, 127, 0x22, 0, 7]))
-    assert len(panel.calls[1][1]) == 1024
+    # luma's set-up again (the panel may have lost its power: display off
+    # first), the contrast, the whole frame, the flag "normal video"
+    assert panel.calls[0][1][0] == 0xAE
+    assert ("command", bytes([0x81, 99])) in panel.calls
+    window = panel.calls.index(("command", bytes([0x21, 0, 127, 0x22, 0, 7])),
+                               panel.calls.index(("command", bytes([0x81, 99]))))
+    assert len(panel.calls[window + 1][1]) == 1024
+    assert panel.calls[window + 2:] == [("command", bytes([0xA6]))]
     assert panel.pixels() == as_rows(second)
 
 
