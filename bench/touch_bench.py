@@ -14,7 +14,8 @@ and the kernel devices recorded:
    dealer's) polled every 10 ms as the driver's thread does; the card is put
    down at a random moment, with the trick's earlier cards lying on the other
    seats' readers (settled: each costs its presence check at one poll in
-   three). The driver's
+   three); the driver posts a reader's events as soon as that reader has
+   been polled, and that moment is the one timed. The driver's
    own CPU per poll (measured here, the emulator's excluded) x 13 is added to
    the virtual time, as a Zero 2 W would spend it.
 2. **Controller.** The `CardArrived` handled as on the controller's thread:
@@ -24,7 +25,8 @@ and the kernel devices recorded:
    luma's own I2C interface, its SMBus recorded per transaction.
 3. **I2C.** Those transactions at 400 kHz, each with its START, address,
    control byte, ACKs and STOP (bench/i2c_bus.py). A refusal's error screen
-   is inverse video: a whole frame.
+   is inverse video: the adapter flips the panel's own flag (0xA7) and sends
+   the bytes that differ from the inverse of the screen before.
 
 Zero 2 W estimate = reader (virtual time, driver CPU x 13 in it) + controller
 CPU x 13 + the journal's waits (its fsyncs: wall minus CPU inside the
@@ -133,12 +135,23 @@ def reader_cycle(samples: int, rng: random.Random) -> ReaderFigures:
                             cycle_s=CYCLE_S)
         cpu_per_cycle: list[float] = []
 
-        def cycle() -> list[Any]:
+        posted: list[tuple[Any, float]] = []
+
+        def cycle() -> list[tuple[Any, float]]:
             """One turn of the driver's thread (SpiReaders._run), the driver's
-            CPU x ZERO_2W added to the virtual time."""
+            CPU x ZERO_2W added to the virtual time: each event with the
+            (virtual) time the driver posted it, as soon as its reader was
+            polled."""
             started = clock.now()
             t, emu = time.thread_time(), board.emulator_cpu
-            events = driver.poll_once()
+            posted.clear()
+
+            def post(event: Any) -> None:
+                so_far = (time.thread_time() - t) - (board.emulator_cpu - emu)
+                posted.append((event, clock.now() + so_far * ZERO_2W))
+
+            driver.poll_once(post)
+            events = list(posted)
             cpu = (time.thread_time() - t) - (board.emulator_cpu - emu)
             cpu_per_cycle.append(cpu)
             clock.advance(cpu * ZERO_2W)
@@ -175,16 +188,16 @@ def reader_cycle(samples: int, rng: random.Random) -> ReaderFigures:
                 at = clock.now() + rng.uniform(0, CYCLE_S * 1.5)
                 board.drop = (card, target, at)
                 for _ in range(200):
-                    events = cycle()
-                    if any(isinstance(e, CardArrived) and e.seat == lying
-                           and e.uid == uid for e in events):
-                        out.append((clock.now() - at) * 1000)
+                    when = [t for e, t in cycle() if isinstance(e, CardArrived)
+                            and e.seat == lying and e.uid == uid]
+                    if when:
+                        out.append((when[0] - at) * 1000)
                         break
                 else:
                     raise RuntimeError("the card put down was never reported")
                 board.remove(card)
                 for _ in range(200):
-                    if any(isinstance(e, CardLeft) for e in cycle()):
+                    if any(isinstance(e, CardLeft) for e, _ in cycle()):
                         break
                 for _ in range(8):      # the fields reset after a departure: settle
                     cycle()

@@ -6,7 +6,10 @@ MockFactory in tests): no hidden default factory.
 
 Buttons post `ButtonPressed` on the controller's queue: a short press when
 the button is released, a long press as soon as it has been held `hold_s`
-(gpiozero's `when_held`), so MENU reacts while still held. Contact bounce is
+(gpiozero's `when_held`), so MENU reacts while still held. Blinking LEDs
+are all driven by one long-lived thread (`Blinker`): gpiozero's `blink`
+would start a thread for every LED switched to blinking (on every refused
+card) and stop one for every LED switched back. Contact bounce is
 filtered twice: gpiozero's `bounce_time` where the pin factory implements
 it, and here, with the table's clock, for a press shorter than the bounce
 time or one that starts within it after a release.
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -83,6 +87,7 @@ class GpioIndicators:
         self.seat_patterns: dict[int, LedPattern] = dict.fromkeys(range(len(seat_pins)), "off")
         self.status_pattern: LedPattern = "off"
         self._lock = threading.Lock()
+        self.blinker = Blinker(self._lock)
         self._stop = threading.Event()
         self._player: threading.Thread | None = None
 
@@ -98,14 +103,14 @@ class GpioIndicators:
         with self._lock:
             self.seat_patterns[seat] = pattern
             if led is not None:
-                _drive(led, pattern)
+                self.blinker.drive(led, pattern)
 
     def status_led(self, pattern: LedPattern) -> None:
         _check_pattern(pattern)
         with self._lock:
             self.status_pattern = pattern
             if self.status is not None:
-                _drive(self.status, pattern)
+                self.blinker.drive(self.status, pattern)
 
     # ----- buzzer -------------------------------------------------------------------
 
@@ -167,6 +172,7 @@ class GpioIndicators:
     def close(self) -> None:
         if hasattr(self, "_lock"):
             self._stop_player()
+            self.blinker.close()
         for dev in getattr(self, "_devices", []):
             if dev is not None:
                 dev.close()
@@ -178,14 +184,75 @@ def _check_pattern(pattern: str) -> None:
                          + ", ".join(LED_PATTERNS))
 
 
-def _drive(led: Any, pattern: str) -> None:
-    if pattern == "off":
-        led.off()
-    elif pattern == "on":
-        led.on()
-    else:
+class Blinker:
+    """Every blinking LED of the table on one thread, started at the first
+    blink and kept until `close`. An LED switched to blinking lights at once
+    and then goes off and on at its pattern's times, counted from that
+    moment (as gpiozero's `blink` does, without a thread per LED).
+
+    `lock` is the indicators' lock: `drive` is called holding it, and the
+    thread holds it while it switches LEDs, so a pattern changed meanwhile
+    is never overwritten."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self._wake = threading.Condition(lock)
+        #: id(led) -> [led, seconds on, seconds off, started, lit now]
+        self._leds: dict[int, list[Any]] = {}
+        self._thread: threading.Thread | None = None
+        self._closing = False
+
+    def drive(self, led: Any, pattern: str) -> None:
+        """Show `pattern` on `led` (the lock held)."""
+        if pattern in ("on", "off"):
+            self._leds.pop(id(led), None)
+            led.on() if pattern == "on" else led.off()
+            return
         on, off = LED_TIMINGS[pattern]
-        led.blink(on_time=on, off_time=off, background=True)
+        current = self._leds.get(id(led))
+        if current is not None and (current[1], current[2]) == (on, off):
+            return                              # already blinking so
+        led.on()
+        self._leds[id(led)] = [led, on, off, time.monotonic(), True]
+        if self._thread is None and not self._closing:
+            self._thread = threading.Thread(target=self._run, name="led-blinker",
+                                            daemon=True)
+            self._thread.start()
+        self._wake.notify()
+
+    @property
+    def blinking(self) -> int:
+        return len(self._leds)
+
+    def _run(self) -> None:
+        with self._wake:
+            while not self._closing:
+                now = time.monotonic()
+                wait: float | None = None
+                for entry in list(self._leds.values()):
+                    led, on, off, started, lit = entry
+                    phase = (now - started) % (on + off)
+                    want = phase < on
+                    if want != lit:
+                        try:
+                            led.on() if want else led.off()
+                        except Exception as exc:  # noqa: BLE001 - a closed LED: forget it
+                            log.warning("LED blinking stopped: %s", exc)
+                            self._leds.pop(id(led), None)
+                            continue
+                        entry[4] = want
+                    edge = (on - phase) if want else (on + off - phase)
+                    wait = edge if wait is None else min(wait, edge)
+                self._wake.wait(wait)
+
+    def close(self) -> None:
+        """Stop the thread (the lock not held)."""
+        with self._wake:
+            self._closing = True
+            self._leds.clear()
+            self._wake.notify()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(1.0)
 
 
 class GpioButtons:

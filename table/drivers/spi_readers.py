@@ -238,8 +238,7 @@ class SpiReaders:
         while not self._stopping.is_set():
             started = self.clock.now()
             try:
-                for event in self.poll_once():
-                    post(event)
+                self.poll_once(post)
             except Exception:  # noqa: BLE001 - the thread must outlive anything
                 backoff = min(max(2 * backoff, self.cycle_s, 0.01), MAX_BACKOFF_S)
                 self.counters_thread_errors += 1
@@ -252,12 +251,22 @@ class SpiReaders:
             if rest > 0 and not self._stopping.is_set():
                 self.sleep(rest)
 
-    def poll_once(self) -> list[Event]:
-        """One pass over every reader; the events it produced."""
+    def poll_once(self, post: Post | None = None) -> list[Event]:
+        """One pass over every reader; the events it produced. With `post`,
+        each reader's events are also posted as soon as that reader has been
+        polled (a card is answered without waiting for the rest of the
+        round), in the same order as the list."""
         with self._lock:
             events, self._pending = self._pending, []
+            if post is not None:
+                for event in events:
+                    post(event)
             for reader in self._readers:
-                events += self._poll(reader)
+                mine = self._poll(reader)
+                if post is not None:
+                    for event in mine:
+                        post(event)
+                events += mine
             self.cycles += 1
         return events
 

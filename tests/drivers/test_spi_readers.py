@@ -471,11 +471,11 @@ def test_the_polling_thread_survives_a_whole_cycle_failing(caplog):
     real = readers.poll_once
     calls = []
 
-    def poll_once():
+    def poll_once(post=None):
         calls.append(1)
         if len(calls) <= 2:
             raise RuntimeError("something no one foresaw")
-        return real()
+        return real(post)
 
     readers.poll_once = poll_once
     events = queue.Queue()
@@ -488,6 +488,42 @@ def test_the_polling_thread_survives_a_whole_cycle_failing(caplog):
         readers.stop()
     assert readers.counters_thread_errors == 2
     assert "something no one foresaw" in caplog.text
+
+
+# ----- a card is answered before the round ends --------------------------------------------
+
+def test_a_card_is_posted_as_soon_as_its_reader_is_polled_not_after_the_round():
+    board, readers = make(5)
+    still = [Ntag213(f"04{i:02X}1122334455") for i in range(1, 4)]
+    for i, card in enumerate(still, start=1):
+        put(board, card, i)                 # the trick's cards lie on the next readers
+    polls(readers, 1)
+    put(board, Ntag213(STICKER), 0)
+    posted = []
+    events = readers.poll_once(lambda e: posted.append((e, board.clock.now())))
+    round_ended = board.clock.now()
+    assert events == [CardArrived(0, STICKER)] == [e for e, _ in posted]
+    # the other four readers were still to be polled when it was posted
+    assert round_ended - posted[0][1] > 0.001
+
+
+def test_posted_events_keep_the_order_of_the_round():
+    board, readers = make(3)
+    a, b = Ntag213(STICKER), Ntag213("04112233445566")
+    put(board, a, 0)
+    put(board, b, 2)
+    posted = []
+    assert polls(readers, 1) == [CardArrived(0, STICKER), CardArrived(2, "04112233445566")]
+    board.remove(a)
+    board.remove(b)
+    readers.poll_only({0, 1})               # place 2 left out: its card is said gone first
+    put(board, b, 1)
+    said = []
+    for _ in range(6):
+        said += readers.poll_once(posted.append)
+    assert said == posted
+    assert said[0] == CardLeft(2, "04112233445566")
+    assert CardArrived(1, "04112233445566") in said and CardLeft(0, STICKER) in said
 
 
 # ----- removal can wait: a card lying still is looked for less often -------------------------
