@@ -39,6 +39,7 @@ whole frame. Hardware libraries are imported inside functions only.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -53,6 +54,8 @@ log = logging.getLogger(__name__)
 #: Byte with its bits in reverse order: PIL packs the top pixel in the high
 #: bit, the panels want it in the low bit.
 _REVERSE = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+#: A run of bytes that differ (not 0 in the XOR of old and new).
+_CHANGED = re.compile(rb"[^\x00]+")
 #: Every bit of a byte flipped.
 _INVERT = bytes(255 - i for i in range(256))
 #: The panel shows its RAM as it is / inverted (the same on both chips).
@@ -96,25 +99,17 @@ class Window:
 def changed_runs(old: bytes, new: bytes, width: int, gap: int) -> list[list[tuple[int, int]]]:
     """Per page, the runs of changed columns (c0, c1), runs less than `gap`
     apart merged."""
-    pages = len(new) // width
+    n = len(new)
+    xor = (int.from_bytes(old, "little") ^ int.from_bytes(new, "little")).to_bytes(n, "little")
     out: list[list[tuple[int, int]]] = []
-    for p in range(pages):
-        a = old[p * width:(p + 1) * width]
-        b = new[p * width:(p + 1) * width]
+    for base in range(0, n, width):
         runs: list[tuple[int, int]] = []
-        if a != b:
-            x = 0
-            while x < width:
-                if a[x] == b[x]:
-                    x += 1
-                    continue
-                start = x
-                while x < width and a[x] != b[x]:
-                    x += 1
-                if runs and start - runs[-1][1] - 1 < gap:
-                    runs[-1] = (runs[-1][0], x - 1)
-                else:
-                    runs.append((start, x - 1))
+        for m in _CHANGED.finditer(xor, base, base + width):
+            start, end = m.start() - base, m.end() - base - 1
+            if runs and start - runs[-1][1] - 1 < gap:
+                runs[-1] = (runs[-1][0], end)
+            else:
+                runs.append((start, end))
         out.append(runs)
     return out
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from table.config import DisplayConfig
@@ -307,3 +309,30 @@ def test_never_more_than_a_whole_frame(chip):
     full = 1030 if chip == "ssd1306" else 8 * (3 + 128)
     assert panel.sent() <= full
     assert panel.pixels(COL_OFFSET[chip]) == as_rows(img)
+
+
+def _runs_one_by_one(old, new, width, gap):
+    """changed_runs written the plain way: column by column."""
+    out = []
+    for p in range(len(new) // width):
+        runs = []
+        for x in range(width):
+            if old[p * width + x] != new[p * width + x]:
+                if runs and (x == runs[-1][1] + 1 or x - runs[-1][1] - 1 < gap):
+                    runs[-1] = (runs[-1][0], x)
+                else:
+                    runs.append((x, x))
+        out.append(runs)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), width=st.integers(1, 20), pages=st.integers(1, 4), gap=st.integers(0, 7))
+def test_changed_runs_are_the_columns_that_differ(data, width, pages, gap):
+    size = width * pages
+    old = data.draw(st.binary(min_size=size, max_size=size))
+    flips = data.draw(st.lists(st.integers(0, size - 1), max_size=size))
+    new = bytearray(old)
+    for i in flips:
+        new[i] ^= 1 + i % 255
+    assert changed_runs(old, bytes(new), width, gap) == _runs_one_by_one(old, new, width, gap)
