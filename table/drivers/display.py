@@ -54,6 +54,8 @@ log = logging.getLogger(__name__)
 #: Byte with its bits in reverse order: PIL packs the top pixel in the high
 #: bit, the panels want it in the low bit.
 _REVERSE = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+#: What a window costs on I2C besides its address commands, in bytes' time.
+I2C_WINDOW_EXTRA = 4
 #: A run of bytes that differ (not 0 in the XOR of old and new).
 _CHANGED = re.compile(rb"[^\x00]+")
 #: Every bit of a byte flipped.
@@ -164,6 +166,9 @@ class OledDisplay:
         #: Whether the panel shows its RAM inverted (0xA7).
         self.inverse = False
         self._init_commands = [tuple(c) for c in init_commands]
+        #: What one more window costs besides its bytes, in bytes (its address
+        #: commands; `open_display` adds a transaction's overhead on I2C).
+        self.window_cost = 6 if chip == "ssd1306" else 3
         self._contrast: int | None = None
         self._on_close = on_close
         self.bytes_sent = 0
@@ -238,7 +243,7 @@ class OledDisplay:
 
     def _plan(self, old: bytes, new: bytes) -> list[Window]:
         """The windows to send; never more bytes than the whole frame."""
-        overhead = 6 if self.chip == "ssd1306" else 3
+        overhead = self.window_cost
         runs = changed_runs(old, new, self._width, gap=overhead)
         windows = plan_windows(runs, overhead=overhead, merge_pages=self.chip == "ssd1306")
         whole = Window(0, self._pages - 1, 0, self._width - 1)
@@ -391,6 +396,10 @@ def open_display(config: DisplayConfig, pin_factory: Any = None, *,
     device._serial_interface = serial    # luma's own attribute: the recorder steps out
     display = OledDisplay(device, config.driver, on_close=on_close,
                           init_commands=recorder.commands)
+    if config.interface == "i2c":
+        # a window is two I2C transactions more: each its START, address,
+        # control byte and STOP (about 2 bytes' time)
+        display.window_cost += I2C_WINDOW_EXTRA
     display.contrast(config.contrast)
     return display
 
