@@ -7,9 +7,10 @@ MockFactory in tests): no hidden default factory.
 Buttons post `ButtonPressed` on the controller's queue: a short press when
 the button is released, a long press as soon as it has been held `hold_s`
 (gpiozero's `when_held`), so MENU reacts while still held. Blinking LEDs
-are all driven by one long-lived thread (`Blinker`): gpiozero's `blink`
-would start a thread for every LED switched to blinking (on every refused
-card) and stop one for every LED switched back. Contact bounce is
+are all driven by one long-lived thread (`Blinker`), and the buzzer's
+patterns by another: gpiozero's `blink` would start a thread for every LED
+switched to blinking (on every refused card) and stop one for every LED
+switched back. Contact bounce is
 filtered twice: gpiozero's `bounce_time` where the pin factory implements
 it, and here, with the table's clock, for a press shorter than the bounce
 time or one that starts within it after a release.
@@ -88,7 +89,12 @@ class GpioIndicators:
         self.status_pattern: LedPattern = "off"
         self._lock = threading.Lock()
         self.blinker = Blinker(self._lock)
-        self._stop = threading.Event()
+        #: The buzzer's player thread waits on this for a pattern (`_song`).
+        self._tune = threading.Condition(self._lock)
+        self._song: Sequence[tuple[int, int]] | None = None
+        self._idle = threading.Event()
+        self._idle.set()
+        self._closing = False
         self._player: threading.Thread | None = None
 
     # ----- LEDs ---------------------------------------------------------------------
@@ -115,6 +121,8 @@ class GpioIndicators:
     # ----- buzzer -------------------------------------------------------------------
 
     def buzz(self, pattern: BuzzPattern) -> None:
+        """Play `pattern`, cutting short the one playing (one long-lived
+        player thread, started at the first beep)."""
         steps = BUZZ_PATTERNS.get(pattern)
         if steps is None:
             raise ValueError(f"unknown buzzer pattern {pattern!r}; the patterns are: "
@@ -122,37 +130,49 @@ class GpioIndicators:
         if self.buzzer is None:
             return
         with self._lock:
-            self._stop_player()
-            stop = threading.Event()
-            self._stop = stop
-            self._player = threading.Thread(target=self._play, args=(steps, stop),
-                                            name=f"buzz-{pattern}", daemon=True)
-            self._player.start()
+            if self._closing:
+                return
+            self._song = steps
+            self._idle.clear()
+            if self._player is None:
+                self._player = threading.Thread(target=self._play, name="buzzer",
+                                                daemon=True)
+                self._player.start()
+            self._tune.notify()
 
     def wait_buzzer(self, timeout: float | None = None) -> bool:
         """Wait until the pattern playing now has ended (tests, doctor)."""
-        player = self._player
-        if player is not None:
-            player.join(timeout)
-            return not player.is_alive()
-        return True
+        return self._idle.wait(timeout)
 
-    def _play(self, steps: Sequence[tuple[int, int]], stop: threading.Event) -> None:
+    def _play(self) -> None:
+        """The player thread: each pattern asked for, step by step; a new
+        one cuts the one playing short (silence between them)."""
         buzzer = self.buzzer
-        try:
-            for tone, ms in steps:
-                if stop.is_set():
-                    break
-                self._sound(buzzer, tone)
-                if stop.wait(ms / 1000 * self.time_scale):
-                    break
-        except Exception as exc:  # noqa: BLE001 - a closed device must not kill the table
-            log.warning("buzzer pattern stopped: %s", exc)
-        finally:
-            try:
-                self._sound(buzzer, 0)
-            except Exception:  # noqa: BLE001, S110 - already closed
-                pass
+        with self._tune:
+            while not self._closing:
+                steps, self._song = self._song, None
+                if steps is None:
+                    self._idle.set()
+                    self._tune.wait()
+                    continue
+                try:
+                    for tone, ms in steps:
+                        self._sound(buzzer, tone)
+                        end = time.monotonic() + ms / 1000 * self.time_scale
+                        while self._song is None and not self._closing:
+                            left = end - time.monotonic()
+                            if left <= 0:
+                                break
+                            self._tune.wait(left)
+                        if self._song is not None or self._closing:
+                            break
+                except Exception as exc:  # noqa: BLE001 - a closed device must not kill the table
+                    log.warning("buzzer pattern stopped: %s", exc)
+                try:
+                    self._sound(buzzer, 0)
+                except Exception:  # noqa: BLE001, S110 - already closed
+                    pass
+            self._idle.set()
 
     def _sound(self, buzzer: Any, tone: int) -> None:
         if tone and self.buzzer_kind == "passive":
@@ -164,10 +184,12 @@ class GpioIndicators:
             buzzer.off()
 
     def _stop_player(self) -> None:
-        self._stop.set()
-        if self._player is not None and self._player is not threading.current_thread():
-            self._player.join(1.0)
-        self._player = None
+        with self._lock:
+            self._closing = True
+            self._tune.notify()
+        player, self._player = self._player, None
+        if player is not None and player is not threading.current_thread():
+            player.join(1.0)
 
     def close(self) -> None:
         if hasattr(self, "_lock"):

@@ -284,6 +284,27 @@ def test_a_new_pattern_cuts_the_old_one_short(indicators, mock_factory):
     assert states(pin) == [False, True, False, True, False]
 
 
+def test_one_player_thread_plays_every_pattern(indicators, mock_factory):
+    import threading
+
+    pin = mock_factory.pin(12)
+    indicators.buzz("ok")
+    assert indicators.wait_buzzer(3)
+    before = threading.active_count()
+    pin.clear_states()
+    for _ in range(5):                              # five refusals in a row
+        indicators.buzz("error")
+    assert threading.active_count() == before
+    assert indicators.wait_buzzer(3)
+    # the last error pattern whole, the four before it cut short at once
+    assert states(pin)[-7:] == [False, True, False, True, False, True, False]
+    assert not pin.state
+    indicators.close()
+    assert threading.active_count() < before
+    indicators.buzz("ok")                           # after closing: nothing, no thread
+    assert threading.active_count() < before
+
+
 def test_passive_buzzer_plays_the_tones(mock_factory):
     ind = GpioIndicators(mock_factory, [], buzzer_pin=12, buzzer_kind="passive",
                          time_scale=0.2)
