@@ -170,7 +170,8 @@ class SpiReaders:
         pcd = Pcd(chip, self.sleep)
         self._pcds.append(pcd)
         self._readers.append(_Reader(place, wiring, pcd,
-                                     CardTracker(pcd, misses_to_leave, self._pcds)))
+                                     CardTracker(pcd, misses_to_leave, self._pcds,
+                                                 stagger=len(self._readers))))
 
     # ----- the port -------------------------------------------------------------
 
@@ -228,6 +229,7 @@ class SpiReaders:
                     self._pending += [CardLeft(reader.place, uid.hex().upper())
                                       for uid in reader.tracker.present]
                     reader.tracker.misses.clear()
+                    reader.tracker.slots.clear()
 
     # ----- polling --------------------------------------------------------------
 

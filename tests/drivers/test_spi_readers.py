@@ -549,6 +549,28 @@ def test_a_settled_card_is_looked_for_at_one_poll_in_three_and_still_never_flick
     assert settled == pytest.approx(empty + check / SETTLED_EVERY)
 
 
+def test_the_trick_s_cards_on_neighbouring_readers_are_checked_in_different_rounds():
+    from table.drivers.mfrc522_cards import SETTLED_EVERY, YOUNG_POLLS
+
+    board, readers = make(4)
+    polls(readers, 1)
+    before = board.counters()
+    polls(readers, 6)
+    empty = (board.counters() - before).transfers / 6       # four empty readers
+    # three cards whose UIDs end alike (a stagger by UID would check them together)
+    for i in range(3):
+        put(board, Ntag213(f"04{i:02X}1122334455"), i)
+    polls(readers, YOUNG_POLLS + 2)
+    rounds = []
+    for _ in range(4 * SETTLED_EVERY):
+        before = board.counters()
+        assert readers.poll_once() == []
+        rounds.append((board.counters() - before).transfers - empty)
+    check = max(rounds)
+    # every round checks exactly one of the three cards: none checks two or three
+    assert check > 0 and rounds == [check] * len(rounds)
+
+
 def test_a_settled_card_lifted_is_reported_gone_within_a_few_more_polls():
     from table.drivers.mfrc522_cards import SETTLED_EVERY, YOUNG_POLLS
 
