@@ -311,6 +311,47 @@ def _lying(ctl: Controller) -> int:
     return min(len(deal.current_trick), 3) if deal is not None else 0
 
 
+# ----- the indicators on a refusal ------------------------------------------------------------
+
+def indicator_costs(rounds: int = 200) -> dict[str, float]:
+    """CPU (us, best of 5) of what a refusal and the play after it ask of the
+    LEDs and the buzzer, on gpiozero's MockFactory: the table's adapter (one
+    blinker thread, one player thread) and gpiozero's own `blink` (a thread
+    started and stopped each time), as the adapter did before."""
+    from gpiozero import LED
+
+    from hw_mocks.gpio import mock_factory
+    from table.drivers.gpio import GpioIndicators
+
+    factory = mock_factory()
+    ind = GpioIndicators(factory, [4, 27], status_pin=26, buzzer_pin=12)
+    led = LED(5, pin_factory=factory)
+
+    def best(step: Any) -> float:
+        out = []
+        for _ in range(5):
+            t = time.thread_time()
+            for _ in range(rounds):
+                step()
+            out.append((time.thread_time() - t) / rounds * 1e6)
+        return min(out)
+
+    def ours() -> None:
+        ind.seat_led(0, "fast_blink")
+        ind.seat_led(0, "on")
+
+    def gpiozero_blink() -> None:
+        led.blink(on_time=0.1, off_time=0.1, background=True)
+        led.on()
+
+    try:
+        return {"blink": best(ours), "gpiozero blink": best(gpiozero_blink),
+                "beep": best(lambda: ind.buzz("error"))}
+    finally:
+        led.close()
+        ind.close()
+
+
 # ----- the report ------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
@@ -376,6 +417,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{percentile(here, 50):.1f} / {percentile(here, 99):.1f} ms | "
               f"{percentile(zero, 50):.1f} / {p99:.1f} ms "
               f"({p99 / TARGET_MS:.2f} of the budget) | {'met' if met else 'MISSED'} |")
+    leds = indicator_costs()
+    print(f"\nIndicators (CPU here per refusal and the play after it): an LED set blinking "
+          f"and back {leds['blink']:.1f} us (gpiozero's blink, a thread each time: "
+          f"{leds['gpiozero blink']:.1f} us); the error beep {leds['beep']:.1f} us.")
     print(f"\nDebounce: none on these paths (a card read where it makes sense is taken at "
           f"once); before, every verdict waited debounce_ms = "
           f"{TableSettings().debounce_ms} ms first.")
