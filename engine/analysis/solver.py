@@ -34,9 +34,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.analysis.bounds import sure_points
 from engine.analysis.rules import SolverRules
 from engine.cards import TRUMP
-from engine.legal import legal_mask
+from engine.legal import BY_LED_SUIT, follow_table, legal_mask
 
 #: Above this many entries the transposition table starts again.
 TT_LIMIT = 2_000_000
@@ -298,6 +299,10 @@ class _Search:
         # with this many cards, may not lead a trump while it holds another.
         ntl_seat, ntl_cards = no_trump_lead if no_trump_lead is not None else (-1, -1)
         plain = ~tables.suit_mask[TRUMP]
+        trumps = tables.suit_mask[TRUMP]
+        # The follower's legal cards by led suit, for the families that
+        # decide by the led suit alone (the game's own table).
+        follow = follow_table(family, tables) if family in BY_LED_SUIT else None
         chunk_cache: dict[int, tuple[tuple[tuple[int, int, int], ...], int, int]] = {}
         hands = self.hands
         me = self
@@ -395,6 +400,15 @@ class _Search:
                     return hi
             else:
                 lo, hi = 0, rem
+                if trumps:
+                    sure0, sure1 = sure_points(trumps, tie, points, hands, side0)
+                    lo, hi = sure0, rem - sure1
+                    if lo >= need or hi < need:
+                        stats.hits += 1
+                        if len(tt) >= TT_LIMIT:
+                            tt.clear()
+                        tt[k] = (lo, hi)
+                        return lo if lo >= need else hi
             r = play(leader, need, -1, -1, -2, 0)
             if r >= need:
                 lo = r
@@ -411,7 +425,13 @@ class _Search:
             stats.nodes += 1
             trick = me.trick
             hand = hands[seat]
-            legal = legal_mask(family, tables, hand, trick, undertrump)
+            if bseat < 0:
+                legal = hand
+            elif follow is not None:
+                first, second = follow[led]
+                legal = hand & first or hand & second or hand
+            else:
+                legal = legal_mask(family, tables, hand, trick, undertrump)
             if seat == ntl_seat and bseat < 0 and hand.bit_count() == ntl_cards \
                     and legal & plain:
                 legal &= plain
