@@ -8,8 +8,16 @@ points go to one side, so side 1's best is what side 0 cannot stop it taking.
 
 The techniques (each measured in bench/solver_bench.py):
 
-* **yes/no searches**: `_boundary(need)` answers "can side 0 still take
-  `need` points?"; the exact value is a binary search on `need`.
+* **yes/no searches**: `boundary(need)` answers "can side 0 still take
+  `need` points?"; the exact value is a binary search on `need`. The answers
+  are *fail-soft*: a yes comes with the most points the search proved
+  reachable, a no with the fewest it proved out of reach, so a question
+  often settles more than one value of `need`. `Solver.value(guess)` asks
+  about the guess and one point beside it before halving (each card's value
+  at the root starts from the previous card's).
+* **sure points** (`engine.analysis.bounds`): before a new position is
+  searched, the points of the top trumps one side holds bound its value
+  from both sides; a question outside those bounds is answered at once.
 * **a transposition table at trick boundaries**, keyed by the cards
   *renumbered by their rank among the cards still out*: which cards were
   played does not matter, only who holds the 1st, 2nd, ... card of each suit
