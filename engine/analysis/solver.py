@@ -155,12 +155,17 @@ class Solver:
             return True
         if need > s.rem:
             return False
-        return self._test(need) >= need
+        return self.probe(need) >= need
 
-    def _test(self, need: int) -> int:
-        """The fail-soft answer for `need` (0 < need <= rem): a result r >=
-        need says side 0 can take at least r, r < need at most r."""
+    def probe(self, need: int) -> int:
+        """The fail-soft answer to "can side 0 take `need`?": a result r >=
+        need says side 0 can take at least r of the points still out, r <
+        need that it can take at most r."""
         s = self._s
+        if need <= 0:
+            return 0
+        if need > s.rem:
+            return s.rem
         if not s.trick:
             return s.boundary(need)
         led, bseat, bkey, tpts = self._trick_state()
@@ -185,7 +190,7 @@ class Solver:
                 need = min(max(need, lo + 1), hi)
             else:
                 need = (lo + hi + 1) // 2
-            r = self._test(need)
+            r = self.probe(need)
             if r >= need:
                 lo = r
                 need = r + 1

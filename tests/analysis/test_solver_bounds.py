@@ -1,11 +1,13 @@
-"""The solver's fast bounds (engine/analysis/bounds.py) never contradict the
-brute force (tests/analysis/helpers.py): the points a side is sure of from
-its top trumps are at most what it takes under best play, in every game."""
+"""The solver's bounds never contradict the brute force
+(tests/analysis/helpers.py), in every game: the points a side is sure of
+from its top trumps (engine/analysis/bounds.py) are at most what it takes
+under best play, and every fail-soft answer of the search holds."""
 
 from __future__ import annotations
 
 import doctest
 import random
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +18,7 @@ from engine.analysis.bounds import sure_points
 from engine.analysis.position import load
 from engine.analysis.solver import _ties
 from engine.cards import TRUMP
-from tests.analysis.helpers import brute_force, random_teams
+from tests.analysis.helpers import brute_force, random_ending, random_teams
 
 #: Tricks left in the endings checked (the brute force's cost grows fast).
 TRICKS = 3
@@ -88,3 +90,27 @@ def test_identical_top_trumps_split_between_the_sides_are_not_sure() -> None:
 def test_the_module_example_holds() -> None:
     failures, tried = doctest.testmod(bounds)
     assert tried > 0 and failures == 0
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.sampled_from(game_ids()), st.integers(0, 2**32))
+def test_every_fail_soft_answer_holds(game_id: str, seed: int) -> None:
+    """`Solver.probe(need)` for every `need`, asked in a random order on one
+    solver (so answers build on the table's earlier bounds): a result at or
+    above `need` is reachable, one below it is not exceeded, against the
+    brute force, mid-trick positions included."""
+    game = get_game(game_id)
+    rng = random.Random(seed)
+    ctx = _context(game_id)
+    family = game.legal_family_for(**ctx) if ctx else None
+    position = replace(random_ending(game, rng, TRICKS, family), won=(0, 0))
+    (team0, _), _ = brute_force(position, ctx)
+    solver, _ = load(position)
+    needs = list(range(-1, solver.rem + 2))
+    rng.shuffle(needs)
+    for need in needs:
+        r = solver.probe(need)
+        if r >= need:
+            assert team0 >= r, (need, r, team0)
+        else:
+            assert team0 <= r, (need, r, team0)
