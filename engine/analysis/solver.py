@@ -320,6 +320,8 @@ class _Search:
         hands = self.hands
         me = self
 
+        pmasks_guards = (*pmasks, guards)
+
         def chunks_of(u: int) -> tuple[tuple[tuple[int, int, int], ...], int, int]:
             """The 8-bit chunks of `u` (shift, chunk << 8, bits of `u` below
             it), the signature of the cards still out (their points, ties and
@@ -335,7 +337,7 @@ class _Search:
                 shift += 8
             width = pos
             sig = 0
-            for pm in (*pmasks, (tie & (u << 1)) if tie else 0, guards):
+            for pm in ((*pmasks, tie & (u << 1), guards) if tie else pmasks_guards):
                 pm &= u
                 part = 0
                 for sh, cs, p in chunks:
