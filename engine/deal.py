@@ -26,7 +26,7 @@ from functools import cache, partial
 from operator import itemgetter
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from engine.cards import TRUMP, Card
+from engine.cards import CARD_CODES, TRUMP, Card
 from engine.errors import BadRequest, IllegalPlay, UnknownCard
 from engine.legal import follow_table, legal_mask, refusal
 from engine.packs import Pack, iter_bits, slot_tables
@@ -140,6 +140,9 @@ def _plain_outcomes(pack: Pack) -> tuple[PlayOutcome, ...]:
     return tuple(PlayOutcome(seat, c) for c in pack.cards for seat in range(8))
 
 
+#: `Deal._fast_slot` of a class with its own `_validate`: no card has a slot.
+_NO_SLOTS = (1 << 10,) * CARD_CODES
+
 #: The methods a subclass overrides when its play differs from `Deal`'s; a
 #: class that overrides none of them plays out through `_playout_known`.
 _PLAY_HOOKS = ("_legal", "legal_mask", "_turn_legal", "_apply", "_close_trick", "_is_over",
@@ -170,7 +173,7 @@ class Deal:
     #: The trick's winning card so far, kept by `_apply` as cards are played:
     #: (the slots that bid for this trick, the winning card's power, its
     #: index in the trick).
-    _win: tuple[int, int, int] = (0, -1, 0)
+    _win: tuple[int, int, int]
     #: Does this class play as `Deal` does (no hook of `_PLAY_HOOKS` overridden)?
     _plain_play: ClassVar[bool] = True
     #: Does this class answer legal sets as `Deal` does (`_legal`, `legal_mask`)?
@@ -199,16 +202,23 @@ class Deal:
         if not 0 <= leader < self.n:
             raise BadRequest(f"leader must be a seat 0..{self.n - 1}")
         self.pack = game.pack
-        self._single = self.pack.copies == 1
-        self._first_slot, self._cards_in = slot_tables(self.pack)
+        # Keep a deal's attributes under 30: beyond, CPython 3.11 stops sharing
+        # the instance dict's keys and every attribute costs more (issue 15).
+        first_slot, self._cards_in = slot_tables(self.pack)
+        #: A card's slot for `play`'s fast path: its first slot, or a bit no
+        #: set holds (a card not in the pack; every card for a class that
+        #: checks plays its own way, `_validate`).
+        self._fast_slot = first_slot if type(self)._plain_validate else _NO_SLOTS
         self._outcomes = _plain_outcomes(self.pack)
         self.trump = trump
         self.tables = game.ranking.tables(trump)
         self.family = game.legal_family
-        #: `follow_table(self.family, self.tables)` (both are fixed).
-        self._by_led = follow_table(self.family, self.tables)
-        self.undertrump = game.undertrump_required
+        #: For a class that answers legal sets as `Deal` does, with a family
+        #: whose sets depend on the led suit alone: `follow_table` (the
+        #: family and the tables are fixed). None: ask `_legal`.
+        self._follow = follow_table(self.family, self.tables) if type(self)._plain_legal else None
         self.tricks_per_hand = game.tricks_per_hand
+        self._win = (0, -1, 0)
         self.hands: list[int] | None = None
         if hands is not None:
             self.hands = self._check_hands(hands)
@@ -266,6 +276,11 @@ class Deal:
     # ----- questions ------------------------------------------------------------
 
     @property
+    def undertrump(self) -> bool:
+        """Must a seat that cannot beat a trump trick still trump (UB, BE)?"""
+        return self.game.undertrump_required
+
+    @property
     def hands_known(self) -> bool:
         return self.hands is not None
 
@@ -316,17 +331,14 @@ class Deal:
         hand = self.hands[turn]
         if self._legal_cache < 0 or self._legal_cache_hand != hand:
             trick = self.trick
-            if type(self)._plain_legal:   # `Deal._legal`, without its calls when it can
-                by_led = self._by_led
-                if not trick:
-                    self._legal_cache = hand
-                elif by_led is None:
-                    self._legal_cache = self._legal(turn, hand)
-                else:
-                    first, second = by_led[self.tables.eff[trick[0]]]
-                    self._legal_cache = hand & first or hand & second or hand
-            else:
+            follow = self._follow   # `Deal._legal`, without its calls
+            if follow is None:
                 self._legal_cache = self._legal(turn, hand)
+            elif not trick:
+                self._legal_cache = hand
+            else:
+                first, second = follow[self.tables.eff[trick[0]]]
+                self._legal_cache = hand & first or hand & second or hand
             self._legal_cache_hand = hand
         return self._legal_cache
 
@@ -337,19 +349,17 @@ class Deal:
     def legal_cards(self, seat: int | None = None) -> Iterator[Card]:
         """The cards the seat to play may play (each code once)."""
         hands = self.hands
-        if (hands is not None and type(self)._plain_legal and not self.finished
+        follow = self._follow
+        if (follow is not None and hands is not None and not self.finished
                 and (seat is None or seat == self.turn)):
             # What `legal_mask` answers here: `_turn_legal`, without its call.
             mask = self._legal_cache
             hand = hands[self.turn]
             if mask < 0 or self._legal_cache_hand != hand:
                 trick = self.trick
-                by_led = self._by_led
-                if trick and by_led is not None:
-                    first, second = by_led[self.tables.eff[trick[0]]]
+                if trick:
+                    first, second = follow[self.tables.eff[trick[0]]]
                     mask = hand & first or hand & second or hand
-                elif trick:
-                    mask = self._turn_legal()
                 else:
                     mask = hand
                 self._legal_cache = mask
@@ -441,12 +451,12 @@ class Deal:
     def play(self, seat: int, card: Card | str) -> PlayOutcome:
         """Play `card` from `seat`. Raises `IllegalPlay` (nothing changes) when refused."""
         legal = self._legal_cache
-        if legal >= 0 and type(card) is Card and type(self)._plain_validate:
+        if legal >= 0 and type(card) is Card:
             # The legal set of this very position is known (`_turn_legal`): a
             # card of it in the hand, from the seat to play, is what
             # `_validate` accepts, at the slot it would pick (the card's first
-            # slot in the hand; a card not in the pack has none: a bit no set holds).
-            slot = self._first_slot[card.index]
+            # slot in the hand; see `_fast_slot`).
+            slot = self._fast_slot[card.index]
             hands = self.hands
             if seat == self.turn and hands is not None and not self.finished:
                 hand = hands[seat]
@@ -466,7 +476,7 @@ class Deal:
         cards = self.pack.cards
         known = self.known
         hand_size = self.game.hand_size
-        plain = type(self)._plain_play and self._single
+        plain = type(self)._plain_play and self._cards_in is not None   # a single pack
         fast = plain and (self.hands is None
                           or follow_table(self.family, self.tables) is not None)
         while not self.finished:
