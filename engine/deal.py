@@ -204,7 +204,7 @@ class Deal:
         self.pack = game.pack
         # Keep a deal's attributes under 30: beyond, CPython 3.11 stops sharing
         # the instance dict's keys and every attribute costs more (issue 15).
-        first_slot, self._cards_in = slot_tables(self.pack)
+        first_slot, _, self._bytes4 = slot_tables(self.pack)
         #: A card's slot for `play`'s fast path: its first slot, or a bit no
         #: set holds (a card not in the pack; every card for a class that
         #: checks plays its own way, `_validate`).
@@ -366,8 +366,15 @@ class Deal:
                 self._legal_cache_hand = hand
         else:
             mask = self.legal_mask(seat)
-        cards_in = self._cards_in
-        if cards_in is not None:       # a single pack: ready tuples of cards, joined
+        b = self._bytes4
+        if b is not None:     # `SlotTables.cards_in`, inline: ready tuples of cards, joined
+            b0, b1, b2, b3 = b
+            if mask < 256:
+                return iter(b0[mask])
+            return iter(b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255]
+                        + b3[mask >> 24])
+        cards_in = slot_tables(self.pack).cards_in
+        if cards_in is not None:       # a single pack of more slots
             return iter(cards_in(mask))
         cards = self.pack.cards
         out: list[Card] = []
@@ -461,7 +468,35 @@ class Deal:
             if seat == self.turn and hands is not None and not self.finished:
                 hand = hands[seat]
                 if hand == self._legal_cache_hand and (legal & hand) >> slot & 1:
-                    return self._apply(seat, card, slot)
+                    if not type(self)._plain_play or self.revokes:
+                        return self._apply(seat, card, slot)
+                    # `_apply` for hands known, in locals (a property test
+                    # holds the two to the same states and outcomes).
+                    bit = 1 << slot
+                    hands[seat] = hand ^ bit
+                    self.played |= bit
+                    trick = self.trick
+                    trick.append(slot)
+                    k = len(trick)
+                    t = self.tables
+                    if k == 1:
+                        self._win = (t.bids[t.eff[slot]], t.power[slot], 0)
+                    else:
+                        bids, best, _ = self._win
+                        if bids & bit and t.power[slot] > best:
+                            self._win = (bids, t.power[slot], k - 1)
+                    self._legal_cache = -1
+                    n = self.n
+                    key = slot << 3 | seat
+                    if k < n:
+                        self.turn = (seat + 1) % n
+                        self._history.append(key)
+                        return self._outcomes[key]
+                    done = self._close_trick()
+                    self._history.append((seat, slot, self.voids[seat], (), 0, done))
+                    if self._is_over():
+                        self.finished = True
+                    return _outcome((seat, card, done, None, self.finished))
         c, slot = self._validate(seat, card)
         return self._apply(seat, c, slot)
 
@@ -476,7 +511,7 @@ class Deal:
         cards = self.pack.cards
         known = self.known
         hand_size = self.game.hand_size
-        plain = type(self)._plain_play and self._cards_in is not None   # a single pack
+        plain = type(self)._plain_play and self.pack.copies == 1
         fast = plain and (self.hands is None
                           or follow_table(self.family, self.tables) is not None)
         while not self.finished:

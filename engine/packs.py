@@ -115,6 +115,10 @@ class Pack:
         return [self.cards[i].code for i in iter_bits(mask)]
 
 
+#: Per byte of slots, the cards of each of its 256 sets (`SlotTables`).
+ByteTable = tuple[tuple[Card, ...], ...]
+
+
 class SlotTables(NamedTuple):
     """A pack's lookup tables for the hot paths (`slot_tables`).
 
@@ -124,10 +128,15 @@ class SlotTables(NamedTuple):
       tuple joined from ready tuples made once per byte of slots (no `Card`
       is looked up per call). None for a pack with several copies of a card
       (their legal sets name each code once, which joining bytes cannot do).
+    * `bytes4`: for a single pack of at most 32 slots, the four byte tables
+      `cards_in` joins (empty ones past the pack's end), for callers that
+      join them inline: `b0[m & 255] + b1[m >> 8 & 255] + b2[m >> 16 & 255] +
+      b3[m >> 24]`. None for other packs.
     """
 
     first_slot: tuple[int, ...]
     cards_in: Callable[[int], tuple[Card, ...]] | None
+    bytes4: tuple[ByteTable, ByteTable, ByteTable, ByteTable] | None
 
 
 @cache
@@ -137,30 +146,27 @@ def slot_tables(pack: Pack) -> SlotTables:
     for c, slots in pack._slots.items():
         first[c.index] = slots[0]
     if pack.copies > 1:
-        return SlotTables(tuple(first), None)
+        return SlotTables(tuple(first), None, None)
     cards = pack.cards
-    chunks: list[tuple[tuple[Card, ...], ...]] = []
+    chunks: list[ByteTable] = []
     for base in range(0, len(cards), 8):
         chunk = cards[base:base + 8]
         chunks.append(tuple(tuple(c for j, c in enumerate(chunk) if b >> j & 1)
                             for b in range(256)))
-    return SlotTables(tuple(first), _joiner(tuple(chunks)))
+    if len(chunks) > 4:
+        return SlotTables(tuple(first), _joiner(tuple(chunks)), None)
+    none: ByteTable = ((),) * 256
+    b0, b1, b2, b3 = chunks + [none] * (4 - len(chunks))
+
+    def join4(mask: int) -> tuple[Card, ...]:
+        if mask < 256:
+            return b0[mask]
+        return b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24]
+    return SlotTables(tuple(first), join4, (b0, b1, b2, b3))
 
 
-def _joiner(chunks: tuple[tuple[tuple[Card, ...], ...], ...]
-            ) -> Callable[[int], tuple[Card, ...]]:
-    """`SlotTables.cards_in` over these per-byte tables: unrolled for packs
-    of at most 32 slots (the usual ones), a loop over the bytes otherwise."""
-    if len(chunks) <= 4:
-        none: tuple[tuple[Card, ...], ...] = ((),) * 256
-        c0, c1, c2, c3 = chunks + (none,) * (4 - len(chunks))
-
-        def join4(mask: int) -> tuple[Card, ...]:
-            if mask < 256:
-                return c0[mask]
-            return c0[mask & 255] + c1[mask >> 8 & 255] + c2[mask >> 16 & 255] + c3[mask >> 24]
-        return join4
-
+def _joiner(chunks: tuple[ByteTable, ...]) -> Callable[[int], tuple[Card, ...]]:
+    """`SlotTables.cards_in` over these byte tables, a loop over the bytes."""
     def join(mask: int) -> tuple[Card, ...]:
         out: tuple[Card, ...] = ()
         for chunk in chunks:
