@@ -190,7 +190,6 @@ def test_play_fast_path_answers_and_changes_what_the_checked_path_does(gid, opti
     fast = game.new_deal(d.trump, d.leader, d.hands)
     slow = checked_twin(game)(game, d.trump, d.leader, d.hands)
     assert not type(slow)._plain_validate
-    rng = random.Random(seed)
     for kind, pick in steps:
         if fast.finished or (kind == 0 and fast.can_undo):
             if not fast.can_undo:
@@ -225,7 +224,6 @@ def test_play_fast_path_answers_and_changes_what_the_checked_path_does(gid, opti
             assert answers[0] == answers[1]
         assert fast.snapshot() == slow.snapshot()
         assert fast.revokes == slow.revokes
-    del rng
 
 
 def test_a_card_of_the_legal_set_just_listed_is_not_checked_again(monkeypatch):
