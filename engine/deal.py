@@ -28,7 +28,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 
 from engine.cards import CARD_CODES, TRUMP, Card
 from engine.errors import BadRequest, IllegalPlay, UnknownCard
-from engine.legal import follow_table, legal_mask, refusal
+from engine.legal import follow_by_slot, legal_mask, refusal
 from engine.packs import Pack, iter_bits, slot_tables
 from engine.ranking import Ranking
 
@@ -140,7 +140,7 @@ def _plain_outcomes(pack: Pack) -> tuple[PlayOutcome, ...]:
     return tuple(PlayOutcome(seat, c) for c in pack.cards for seat in range(8))
 
 
-#: `Deal._fast_slot` of a class with its own `_validate`: no card has a slot.
+#: `Deal._fast_slot` of a class that checks or plays its own way: no card has a slot.
 _NO_SLOTS = (1 << 10,) * CARD_CODES
 
 #: The methods a subclass overrides when its play differs from `Deal`'s; a
@@ -207,16 +207,18 @@ class Deal:
         first_slot, _, self._bytes4 = slot_tables(self.pack)
         #: A card's slot for `play`'s fast path: its first slot, or a bit no
         #: set holds (a card not in the pack; every card for a class that
-        #: checks plays its own way, `_validate`).
-        self._fast_slot = first_slot if type(self)._plain_validate else _NO_SLOTS
+        #: checks or plays cards its own way: `_validate`, `_PLAY_HOOKS`).
+        self._fast_slot = (first_slot if type(self)._plain_validate and type(self)._plain_play
+                           else _NO_SLOTS)
         self._outcomes = _plain_outcomes(self.pack)
         self.trump = trump
         self.tables = game.ranking.tables(trump)
         self.family = game.legal_family
         #: For a class that answers legal sets as `Deal` does, with a family
-        #: whose sets depend on the led suit alone: `follow_table` (the
+        #: whose sets depend on the led suit alone: `follow_by_slot` (the
         #: family and the tables are fixed). None: ask `_legal`.
-        self._follow = follow_table(self.family, self.tables) if type(self)._plain_legal else None
+        self._follow = (follow_by_slot(self.family, self.tables) if type(self)._plain_legal
+                        else None)
         self.tricks_per_hand = game.tricks_per_hand
         self._win = (0, -1, 0)
         self.hands: list[int] | None = None
@@ -337,7 +339,7 @@ class Deal:
             elif not trick:
                 self._legal_cache = hand
             else:
-                first, second = follow[self.tables.eff[trick[0]]]
+                first, second = follow[trick[0]]
                 self._legal_cache = hand & first or hand & second or hand
             self._legal_cache_hand = hand
         return self._legal_cache
@@ -358,7 +360,7 @@ class Deal:
             if mask < 0 or self._legal_cache_hand != hand:
                 trick = self.trick
                 if trick:
-                    first, second = follow[self.tables.eff[trick[0]]]
+                    first, second = follow[trick[0]]
                     mask = hand & first or hand & second or hand
                 else:
                     mask = hand
@@ -459,16 +461,17 @@ class Deal:
         """Play `card` from `seat`. Raises `IllegalPlay` (nothing changes) when refused."""
         legal = self._legal_cache
         if legal >= 0 and type(card) is Card:
-            # The legal set of this very position is known (`_turn_legal`): a
-            # card of it in the hand, from the seat to play, is what
-            # `_validate` accepts, at the slot it would pick (the card's first
-            # slot in the hand; see `_fast_slot`).
+            # The legal set of this very position is known (`_turn_legal`, a
+            # subset of the hand): a card of it, from the seat to play, is
+            # what `_validate` accepts, at the slot it would pick (the card's
+            # first slot in the hand). `_fast_slot` sends a class that checks
+            # or plays its own way, and a card not in the pack, to `_validate`.
             slot = self._fast_slot[card.index]
             hands = self.hands
             if seat == self.turn and hands is not None and not self.finished:
                 hand = hands[seat]
-                if hand == self._legal_cache_hand and (legal & hand) >> slot & 1:
-                    if not type(self)._plain_play or self.revokes:
+                if hand == self._legal_cache_hand and legal >> slot & 1:
+                    if self.revokes:   # only an int play record says "none before it"
                         return self._apply(seat, card, slot)
                     # `_apply` for hands known, in locals (a property test
                     # holds the two to the same states and outcomes).
@@ -511,9 +514,10 @@ class Deal:
         cards = self.pack.cards
         known = self.known
         hand_size = self.game.hand_size
-        plain = type(self)._plain_play and self.pack.copies == 1
-        fast = plain and (self.hands is None
-                          or follow_table(self.family, self.tables) is not None)
+        # A single pack (four byte tables, or more slots), played as `Deal` plays.
+        plain = type(self)._plain_play and (self._bytes4 is not None
+                                            or slot_tables(self.pack).cards_in is not None)
+        fast = plain and (self.hands is None or self._follow is not None)
         while not self.finished:
             if fast and not self.trick:
                 if self.hands is None:
@@ -541,8 +545,8 @@ class Deal:
         into plays when it reaches it (`_split_trick`)."""
         t = self.tables
         eff, power, points_of, bids_of = t.eff, t.power, t.points, t.bids
-        by_led = follow_table(self.family, t)
-        assert by_led is not None and self.hands is not None
+        by_slot = self._follow   # `follow_by_slot(self.family, t)`: a plain class
+        assert by_slot is not None and self.hands is not None
         cards = self.pack.cards
         n = self.n
         hands = self.hands
@@ -573,7 +577,7 @@ class Deal:
             best = power[slot]
             winner = seat
             pts = points_of[slot]
-            first, second = by_led[led]
+            first, second = by_slot[slot]
             for _ in followers:
                 seat = (seat + 1) % n
                 h = hands[seat]
