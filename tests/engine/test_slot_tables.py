@@ -47,7 +47,7 @@ def test_first_slot_is_a_cards_first_slot_and_no_slot_for_a_card_of_no_pack(name
 def test_a_deal_keeps_under_30_attributes_through_a_hand(known):
     """Beyond 29 instance attributes CPython 3.11 stops sharing the instance
     dictionary's keys (the engine bench's card-by-card ratio went from about
-    1.6 to 2.0 over it)."""
+    1.6 to 1.9 over it)."""
     game = get_game("filicau")
     d = game.deal(random.Random(2), 0)
     deal = game.new_deal(d.trump, d.leader, d.hands if known else None)
