@@ -10,11 +10,13 @@ double dummy then the sampled view over `J` worker processes):
 * with the default budget (`--budget`, seconds a hand): the wall time a
   hand really takes and the deals each card got.
 
-Not pinned to one core: the review spreads over the cores. The baseline,
-random Filicău playouts per wall-clock second on one core measured before
-and after, says how loaded the machine was (an idle core here: 13,384 a
-second, README); dividing wall times by that factor estimates an idle
-machine, roughly.
+Not pinned to one core: the review spreads over the cores. The baselines,
+random Filicău playouts per wall-clock second and per CPU second on one
+core, measured before and after, say how loaded the machine was (an idle
+core here: 13,384 a second, README). The idle estimate divides the CPU
+seconds a hand by the CPU factor and by the workers: what the hand would
+take on idle cores if the work spread evenly (roughly: the last plays of
+the queue leave a core idle).
 """
 
 from __future__ import annotations
@@ -67,6 +69,20 @@ def wall_baseline(seconds: float = 1.0) -> float:
     return done / (time.monotonic() - t0)
 
 
+def cpu_baseline(seconds: float = 1.0) -> float:
+    """Random Filicău playouts per CPU second of this process: a loaded
+    machine slows its CPU seconds too (shared caches), by this factor."""
+    g = get_game("filicau")
+    rng = random.Random(0)
+    done = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        d = g.deal(rng, 0)
+        g.new_deal(d.trump, d.leader, d.hands).playout(rng)
+        done += 1
+    return done / (time.process_time() - t0)
+
+
 def cpu() -> float:
     """CPU seconds of this process and of its finished children."""
     me = resource.getrusage(resource.RUSAGE_SELF)
@@ -112,14 +128,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=18)
     args = ap.parse_args(argv)
     records = hands(args.hands, args.seed)
-    b0 = wall_baseline()
+    b0, c0 = wall_baseline(), cpu_baseline()
+    scale = IDLE_BASELINE / c0
     load0 = os.getloadavg()[0]
     print(f"{args.hands} Filicău hands, {args.jobs} worker(s); baseline before: "
           f"{b0:,.0f} playouts per wall second ({IDLE_BASELINE / b0:.1f} times slower "
-          f"than an idle core), load average {load0:.1f}")
-    print("| run | wall s a hand (each) | median | CPU s a hand | deals a card: median "
-          "(min–max) | first two tricks |")
-    print("|---|---|---|---|---|---|")
+          f"than an idle core), {c0:,.0f} per CPU second ({scale:.1f} times), "
+          f"load average {load0:.1f}")
+    print("| run | wall s a hand (each) | median | CPU s a hand | idle estimate: CPU s a "
+          f"hand / {scale:.1f} / {args.jobs} workers | deals a card: median (min–max) | "
+          "first two tricks |")
+    print("|---|---|---|---|---|---|---|")
     runs = [(f"{s} deals a card", 1e9, s) for s in args.samples]
     if args.budget > 0:
         runs.append((f"budget {args.budget:g} s (at most 300 deals)", args.budget, 300))
@@ -128,11 +147,13 @@ def main(argv: list[str] | None = None) -> None:
         walls, d = res["walls"], res["deals"]
         print(f"| {name} | {', '.join(f'{w:.1f}' for w in walls)} | "
               f"{statistics.median(walls):.1f} | {res['cpu'] / len(records):.1f} | "
+              f"≈ {res['cpu'] / len(records) / scale / args.jobs:.1f} s | "
               f"{statistics.median(d):.0f} ({min(d)}–{max(d)}) | "
               f"{statistics.median(res['first']):.0f} |", flush=True)
-    b1 = wall_baseline()
+    b1, c1 = wall_baseline(), cpu_baseline()
     print(f"baseline after: {b1:,.0f} playouts per wall second "
-          f"({IDLE_BASELINE / b1:.1f} times slower), load average {os.getloadavg()[0]:.1f}")
+          f"({IDLE_BASELINE / b1:.1f} times slower), {c1:,.0f} per CPU second "
+          f"({IDLE_BASELINE / c1:.1f} times), load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
