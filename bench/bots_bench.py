@@ -5,7 +5,8 @@ Run with `.venv/bin/python bench/bots_bench.py [--hands N] [--level L]
 the test extra rates the bots). Every deal is played twice with the same
 cards, the sampled bot's side sitting once as team 0 and once as team 1
 against `SimpleBot`; a *match* is such a pair of boards (two hands), won by
-the side with more card points over both. Reports the match win rate with a
+the side with more points over both (card points; Fildinsky's melds too).
+Every game plays through its own hand flow (`play_board`). Reports the match win rate with a
 95% Wilson confidence interval (ties count half) and an openskill rating of
 every bot on one scale (a few boards of `SimpleBot` against `RandomBot` put
 the random bot on it too).
@@ -52,10 +53,11 @@ def play_board(game: Game, state: MatchState, dealt: DealtHands, bots: Sequence[
                rng: random.Random, choices: str) -> list[int] | None:
     """One hand through the game's own flow: `bots[team]` plays every card of
     that team's seats (the teams as the cards decide them: five-player
-    Filkó's secret partner too); every other step (a trump named, a card
-    called, a cut, a meld declared) is answered by `engine.bots.bot_action`
-    with a generator seeded `choices`, so both boards of a match make the
-    same calls before the first card. Each team's points, or None when the
+    Filkó's secret partner too); every other step is answered with a
+    generator seeded `choices` (a choice such as a trump named, a card
+    called, a cut, a meld declared: at random; a card to show: by
+    `engine.bots.bot_action`), so both boards of a match make the same calls
+    before the first card. Each team's points, or None when the
     hand ended before a card was played (the match deals again)."""
     flow = hand_flow(game, state, dealt)
     chooser, choice_rng = RandomBot(), random.Random(choices)
