@@ -5,7 +5,8 @@ Run with `.venv/bin/python bench/bots_bench.py [--hands N] [--level L]
 the test extra rates the bots). Every deal is played twice with the same
 cards, the sampled bot's side sitting once as team 0 and once as team 1
 against `SimpleBot`; a *match* is such a pair of boards (two hands), won by
-the side with more card points over both. Reports the match win rate with a
+the side with more points over both (card points; Fildinsky's melds too).
+Every game plays through its own hand flow (`play_board`). Reports the match win rate with a
 95% Wilson confidence interval (ties count half) and an openskill rating of
 every bot on one scale (a few boards of `SimpleBot` against `RandomBot` put
 the random bot on it too).
@@ -28,23 +29,78 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine import Card, get_game
+from engine import Card, EngineError, Game, MatchState, get_game
 from engine.analysis.bot import LEVELS, SampledBot
-from engine.bots import Bot, RandomBot, SimpleBot
+from engine.analysis.position import teams_of
+from engine.bots import Bot, RandomBot, SimpleBot, bot_action
+from engine.flow import HandFlow
+from engine.match import DealtHands
 
-GAMES = ("filicau", "filko", "filko_hats", "filko6")
+GAMES = ("filicau", "filko", "filko_hats", "filko5", "filko6", "filcau20", "sueca", "fildinsky")
 
 
-def play_board(game_id: str, hands: Sequence[Sequence[Card]], trump: str, leader: int,
-               bots: Sequence[Bot], rng: random.Random) -> list[int]:
-    """One hand: `bots[team]` plays every seat of that team; each team's points."""
-    game = get_game(game_id)
-    deal = game.new_deal(trump, leader, hands)
-    while not deal.finished:
-        seat = deal.turn
-        bot = bots[game.team_of(seat)]
-        deal.play(seat, bot.play(deal, seat, deal.hand_of(seat), rng))
-    return deal.team_points()
+def hand_flow(game: Game, state: MatchState, dealt: DealtHands) -> HandFlow:
+    """The flow of one hand with every hand known (Fildinsky's stock and
+    turned-up card too)."""
+    if "turn_up" in dealt.extra:
+        extra: dict[str, Any] = {"turn_up": dealt.extra["turn_up"],
+                                 "stock": dealt.extra["stock"]}
+        return game.hand_flow(state, dealt.hands, **extra)
+    return game.hand_flow(state, dealt.hands)
+
+
+def play_board(game: Game, state: MatchState, dealt: DealtHands, bots: Sequence[Bot],
+               rng: random.Random, choices: str) -> list[int] | None:
+    """One hand through the game's own flow: `bots[team]` plays every card of
+    that team's seats (the teams as the cards decide them: five-player
+    Filkó's secret partner too); every other step is answered with a
+    generator seeded `choices` (a choice such as a trump named, a card
+    called, a cut, a meld declared: at random; a card to show: by
+    `engine.bots.bot_action`), so both boards of a match make the same calls
+    before the first card. Each team's points, or None when the
+    hand ended before a card was played (the match deals again)."""
+    flow = hand_flow(game, state, dealt)
+    chooser, choice_rng = RandomBot(), random.Random(choices)
+    teams: tuple[int, ...] | None = None
+    while (pending := flow.pending()).kind != "done":
+        deal = flow.deal
+        if pending.kind == "play" and deal is not None:
+            if teams is None:
+                teams = teams_of(deal)
+            seat = deal.turn
+            flow.card(seat, bots[teams[seat]].play(deal, seat, deal.hand_of(seat), rng))
+            continue
+        if pending.kind == "choose" and pending.seat is not None and _choose(
+                flow, pending.seat, pending.choices, choice_rng):
+            continue
+        kind, who, what = bot_action(flow, dealt.hands, chooser, choice_rng, dealt.shown)
+        assert who is not None and what is not None
+        if kind == "card":
+            assert isinstance(what, Card)
+            flow.card(who, what)
+        else:
+            flow.choose(who, str(what))
+    if flow.deal is None or teams is None:
+        return None  # no card played (20-card Filcău: the cards thrown in)
+    out = [0, 0]
+    for seat, p in enumerate(flow.deal.points):
+        out[teams[seat]] += p
+    return out
+
+
+def _choose(flow: HandFlow, seat: int, choices: Sequence[str], rng: random.Random) -> bool:
+    """A random choice the hand takes (a refused one changes nothing: the
+    next is tried); False if it takes none. Cheaper than `bot_action`'s
+    trial on a copy of the flow, which dominated Fildinsky's time."""
+    order = list(choices)
+    rng.shuffle(order)
+    for choice in order:
+        try:
+            flow.choose(seat, choice)
+        except (EngineError, ValueError, LookupError):
+            continue
+        return True
+    return False
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -101,10 +157,14 @@ def run_game(gid: str, matches: int, sampled: SampledBot, seed: int, tally: Tall
         t0 = time.process_time()
         i = tally.matches
         rng = random.Random(f"{seed}-{gid}-{i}")
-        dealt = game.deal(rng, rng.randrange(game.players))
-        assert dealt.trump is not None
-        a = play_board(gid, dealt.hands, dealt.trump, dealt.leader, (sampled, simple), rng)
-        b = play_board(gid, dealt.hands, dealt.trump, dealt.leader, (simple, sampled), rng)
+        while True:
+            state = game.new_match(rng)
+            dealt = game.deal(rng, state.dealer)
+            calls = f"{seed}-{gid}-{i}-calls-{rng.random()}"
+            a = play_board(game, state, dealt, (sampled, simple), rng, calls)
+            b = play_board(game, state, dealt, (simple, sampled), rng, calls)
+            if a is not None and b is not None:
+                break
         mine, theirs = a[0] + b[1], a[1] + b[0]
         tally.matches += 1
         tally.points_for += mine
@@ -117,7 +177,7 @@ def run_game(gid: str, matches: int, sampled: SampledBot, seed: int, tally: Tall
             ratings[names[0]], ratings["simple"] = r1, r2
             if i % 4 == 0:
                 # SimpleBot against RandomBot: the random bot on the same scale.
-                c = play_board(gid, dealt.hands, dealt.trump, dealt.leader, (simple, rand), rng)
+                c = play_board(game, state, dealt, (simple, rand), rng, calls) or [0, 0]
                 [[r1], [r2]] = model.rate([[ratings["simple"]], [ratings["random"]]],
                                           ranks=_ranks(c[0], c[1]))
                 ratings["simple"], ratings["random"] = r1, r2

@@ -4,6 +4,8 @@ For the seat to play, deals consistent with what it has seen (its own cards,
 every card played and by whom, the cards shown to everybody, the cards its
 opponents' plays showed they lack) are drawn at random and solved with every
 card visible; the card with the most points on average is played (or hinted).
+Of cards the deals value alike the bot plays `SimpleBot`'s card if it is one
+of them, else the cheapest (`SampledBot.among_best`).
 
 Strength is the number of deals per card (`LEVELS`). Where the solver does
 not search the hand (the stock phase of Fildinsky, the fris trick of 20-card
@@ -24,6 +26,8 @@ from engine.bots import SimpleBot, legal_from
 
 #: Deals solved per card at each strength level.
 LEVELS: dict[str, int] = {"easy": 4, "good": 16, "strong": 48}
+#: Averages closer than this (points) count as equal when the bot chooses.
+TIE = 1e-9
 #: Nodes one sampled deal may cost before the bot stops sampling.
 NODE_LIMIT = 200_000
 
@@ -91,7 +95,9 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
         first = n * 24  # the plays while the stock lasted teach nothing
     first_leader = deal.tricks[0].leader if deal.tricks else deal.leader
     excluded = exclusions(game, deal.trump, family, first_leader, plays, frozenset(), first)
-    played = [c for _, c in plays]
+    # The cards out of the hands: the deal's own record (in Fildinsky a
+    # Seven played may come back from under the stock, exchanged).
+    played = deal.pack.cards_of(deal.played)
     # The seats that already played to this trick hold one card fewer.
     counts = [len(hand) - (1 if (s - deal.leader) % n < len(deal.current_trick) else 0)
               for s in range(n)]
@@ -178,4 +184,19 @@ class SampledBot:
         found = hint(deal, seat, hand, rng, self.samples)
         if found is None or found.card not in legal:
             return self._fallback.play(deal, seat, hand, rng)
-        return found.card
+        return self.among_best(deal, seat, hand, rng, found, legal)
+
+    def among_best(self, deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random,
+                   found: Hint, legal: Sequence[Card]) -> Card:
+        """The card to play of those the samples value alike (within `TIE`
+        points): `SimpleBot`'s card if it is one of them, else the cheapest
+        (fewest points, then the weakest: the high cards are kept)."""
+        best = [c for c in legal if found.averages.get(c, -1.0) >= found.average - TIE]
+        if len(best) == 1:
+            return best[0]
+        simple = self._fallback.play(deal, seat, hand, rng)
+        if simple in best:
+            return simple
+        tables, pack = deal.tables, deal.pack
+        return min(best, key=lambda c: (tables.points[pack.slot(c)],
+                                        tables.power[pack.slot(c)], c.code))

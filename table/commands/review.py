@@ -120,14 +120,24 @@ def replay(lines: Sequence[str]) -> Iterator[ReplayedHand | str]:
 # ----- the sampled analysis, spread over processes ------------------------------------
 
 
-def _sample_task(args: tuple[Any, int, int, int, float]) -> tuple[int, dict[str, float], int]:
-    """Worker: sampled losses of one play until `seconds` have passed."""
+def _sample_task(args: tuple[Any, int, int, int, float, int, int]
+                 ) -> tuple[int, dict[str, float], int]:
+    """Worker: sampled losses of one play, at most `max_samples` deals, one
+    at least. Its time is its share of what is left of the hand's budget
+    (`hand_deadline`, `time.monotonic()`: one clock for every process): the
+    time left times the workers over the plays still to come (`left`, this
+    one included), never past the deadline. The plays come latest first:
+    their deals are solved in a millisecond and reach `max_samples` early,
+    and the time they leave goes to the first tricks, where a deal costs
+    the most."""
     from engine.analysis import SolverCache
     from engine.analysis.review import sampled_losses
 
-    record, index, seed, max_samples, seconds = args
+    record, index, seed, max_samples, hand_deadline, left, jobs = args
+    now = time.monotonic()
+    deadline = min(now + max(0.0, hand_deadline - now) * max(1, jobs) / max(1, left),
+                   hand_deadline)
     rng = random.Random(seed)
-    deadline = time.monotonic() + seconds
     cache = SolverCache(limit=1)
     totals: dict[str, float] = {}
     solved = 0
@@ -148,14 +158,16 @@ def review_hand(record: Any, budget: float, max_samples: int, jobs: int, seed: i
     from engine.analysis.review import review_double_dummy, with_samples
 
     reviews = review_double_dummy(record, SolverCache())
+    hand_deadline = time.monotonic() + budget * 0.95
     if budget <= 0 or not reviews:
         return reviews
     # Cards with one legal choice need no sampling.
     todo = [r for r in reviews if r.legal > 1]
     if not todo:
         return reviews
-    per_play = budget * max(1, jobs) / len(todo) * 0.85
-    tasks = [(record, r.index, seed * 1_000 + r.index, max_samples, per_play) for r in todo]
+    todo.reverse()  # the last plays first (see `_sample_task`)
+    tasks = [(record, r.index, seed * 1_000 + r.index, max_samples, hand_deadline,
+              len(todo) - k, jobs) for k, r in enumerate(todo)]
     results = (pool.map(_sample_task, tasks) if pool is not None
                else map(_sample_task, tasks))
     by_index = {i: (losses, n) for i, losses, n in results}

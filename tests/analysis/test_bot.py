@@ -50,3 +50,79 @@ def test_levels_are_named_and_an_unknown_level_is_refused() -> None:
     assert LEVELS["easy"] < LEVELS["good"] < LEVELS["strong"]
     with pytest.raises(ValueError, match="no level"):
         SampledBot("grandmaster")
+
+
+def _mid_hand(game_id: str, seed: int, cards: int):  # type: ignore[no-untyped-def]
+    g = get_game(game_id)
+    rng = random.Random(seed)
+    dealt = g.deal(rng, 1)
+    deal = g.new_deal(dealt.trump, dealt.leader, dealt.hands)
+    for _ in range(cards):
+        deal.play(deal.turn, next(iter(deal.legal_cards())))
+    return deal
+
+
+def test_among_equally_valued_cards_the_bot_keeps_simplebots_card_or_the_cheapest() -> None:
+    from engine.analysis.bot import Hint
+    from engine.bots import SimpleBot
+
+    bot = SampledBot("easy")
+    checked = 0
+    for seed in range(40):
+        deal = _mid_hand("filicau", seed, 9)  # mid-trick: the seat follows or throws
+        seat = deal.turn
+        hand = deal.hand_of(seat)
+        legal = list(deal.legal_cards(seat))
+        if len(legal) < 3:
+            continue
+        simple = SimpleBot().play(deal, seat, hand, random.Random(0))
+        # Every card valued alike: SimpleBot's card.
+        alike = Hint(legal[0], 4.0, {c: 4.0 for c in legal}, 4)
+        assert bot.among_best(deal, seat, hand, random.Random(0), alike, legal) == simple
+        # SimpleBot's card worse than the others: the cheapest of the others.
+        rest = [c for c in legal if c != simple]
+        worse = Hint(rest[0], 4.0, {c: (3.0 if c == simple else 4.0) for c in legal}, 4)
+        chosen = bot.among_best(deal, seat, hand, random.Random(0), worse, legal)
+        t, pack = deal.tables, deal.pack
+        costs = {c: (t.points[pack.slot(c)], t.power[pack.slot(c)]) for c in rest}
+        assert chosen in rest
+        assert costs[chosen] == min(costs.values())
+        # One card clearly best: that card, whatever SimpleBot thinks.
+        best = rest[-1]
+        clear = Hint(best, 5.0, {c: (5.0 if c == best else 4.0) for c in legal}, 4)
+        assert bot.among_best(deal, seat, hand, random.Random(0), clear, legal) == best
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_hint_counts_fildinskys_exchanged_seven_once() -> None:
+    """A Seven of trumps played, then exchanged for the turned-up card, goes
+    under the stock and comes back into a hand: the hint still samples
+    (it once counted the card twice and failed)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from bench.bots_bench import play_board
+    from engine.bots import SimpleBot
+    from engine.games.fildinsky.deal import Exchanged
+
+    class Watching(SampledBot):
+        """The sampled bot, keeping the deal it plays in."""
+
+        def play(self, deal, seat, hand, rng):  # type: ignore[no-untyped-def]
+            self.deal = deal
+            return super().play(deal, seat, hand, rng)
+
+    game = get_game("fildinsky")
+    bot = Watching("easy", tricks_left=8, samples=2)
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = game.new_match(rng)
+        dealt = game.deal(rng, state.dealer)
+        points = play_board(game, state, dealt, (bot, SimpleBot()), rng, f"calls-{seed}")
+        assert points is not None and min(points) >= 0
+        if any(isinstance(e, Exchanged) for e in bot.deal.events):
+            break
+    else:
+        pytest.fail("no exchange of the Seven in 40 hands")

@@ -45,3 +45,19 @@ def test_the_wilson_interval():
     lo, hi = bots_bench.wilson(60, 100)
     assert (round(lo, 3), round(hi, 3)) == (0.502, 0.691)   # the textbook values
     assert bots_bench.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_every_game_is_played_through_its_flow(tmp_path):
+    """Five-player Filkó (a trump named, a card called: secret partners),
+    20-card Filcău (cut or knock, the fris, trumps named), Sueca and
+    Fildinsky (a stock, melds) play whole matches too."""
+    games = ["filko5", "filcau20", "sueca", "fildinsky"]
+    tallies = bots_bench.main(["--quick", "--games", *games, "--tricks-left", "2",
+                               "--samples", "2", "--out", str(tmp_path / "b.json")])
+    assert all(tallies[g].matches == 2 for g in games)
+    # Every card point of both boards of both matches went to one side or the other.
+    assert tallies["filko5"].points_for + tallies["filko5"].points_against == 2 * 2 * 8
+    assert tallies["filcau20"].points_for + tallies["filcau20"].points_against == 2 * 2 * 8
+    assert tallies["sueca"].points_for + tallies["sueca"].points_against == 2 * 2 * 120
+    assert tallies["fildinsky"].points_for + tallies["fildinsky"].points_against > 0
+

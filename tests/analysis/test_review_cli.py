@@ -86,3 +86,25 @@ def test_a_file_without_a_hand_says_so(tmp_path: Path,
 def test_bad_options_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["review", str(EXAMPLE), "--budget", "-1"]) == 2
     assert "--budget" in capsys.readouterr().err
+
+
+def test_a_play_gets_its_share_of_the_hands_budget_and_one_deal_at_least() -> None:
+    import time
+
+    from engine.analysis.review import record_of
+    from table.commands.review import _sample_task
+
+    g = get_game("filicau")
+    rng = random.Random(5)
+    dealt = g.deal(rng, 3)
+    deal = g.new_deal(dealt.trump, dealt.leader, dealt.hands)
+    while not deal.finished:
+        deal.play(deal.turn, rng.choice(list(deal.legal_cards())))
+    record = record_of(deal)
+    index = len(record.plays) - 8  # two tricks from the end: quick deals
+    # The hand's deadline already past: one deal all the same.
+    i, losses, solved = _sample_task((record, index, 1, 50, time.monotonic() - 1.0, 1, 2))
+    assert (i, solved) == (index, 1) and losses
+    # Time to spare: up to the most deals asked for, and never more.
+    _, losses, solved = _sample_task((record, index, 1, 6, time.monotonic() + 60.0, 1, 2))
+    assert solved == 6 and all(v >= 0 for v in losses.values())
