@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import BadRequest, Card, Deal, Game
+from engine.analysis.extras import Extras, ExtrasSearch, search_extras
 from engine.analysis.rules import SolverRules, solver_rules
 from engine.analysis.solver import Solver
 
@@ -53,6 +54,11 @@ class Position:
     #: answers (`Filcau20Deal.fris_legal`). Who wins it and what it is worth
     #: are the game's usual answers. None: the usual rules.
     first_trick: tuple[tuple[Card, ...], ...] | None = None
+    #: Tricks score more than their card points (Fildinsky's end game: the
+    #: deece, the last-trick bonus, melds): the game's scoring and where the
+    #: hand stands (`engine.analysis.extras`). Each player then plays for
+    #: the margin, his points minus the other's.
+    extras: Extras | None = None
 
     @property
     def turn(self) -> int:
@@ -95,10 +101,27 @@ class SolverCache:
         self.limit = limit
         self._solvers: dict[tuple[int, str | None, str | None, tuple[int, ...],
                                   tuple[int, int] | None], Solver] = {}
+        self._extras: dict[tuple[int, str | None, str | None, tuple[int, ...], object],
+                           ExtrasSearch] = {}
 
     def nodes(self) -> int:
         """The search nodes its solvers have visited."""
-        return sum(s.stats.nodes for s in self._solvers.values())
+        return sum(s.stats.nodes for s in self._solvers.values()) + \
+            sum(s.nodes for s in self._extras.values())
+
+    def extras_search(self, position: Position) -> ExtrasSearch:
+        """The search of a position with extras (`Position.extras`)."""
+        assert position.extras is not None
+        game = position.game
+        k = (id(game), position.trump, position.family, position.teams, position.extras[0])
+        s = self._extras.get(k)
+        if s is None or s.rules.game is not game:
+            if len(self._extras) >= self.limit:
+                self._extras.clear()
+            s = self._extras[k] = ExtrasSearch(game, position.trump, position.family,
+                                               position.teams, position.extras[0],
+                                               game.tricks_per_hand)
+        return s
 
     def get(self, rules: SolverRules, teams: tuple[int, ...],
             no_trump_lead: tuple[int, int] | None = None) -> Solver:
@@ -137,6 +160,8 @@ def analyse(position: Position, values: bool = True, cache: SolverCache | None =
     that visits more nodes than that raises `SearchLimit`."""
     if position.first_trick is not None:
         return _analyse_own_trick(position, values, cache or SolverCache(), limit)
+    if position.extras is not None:
+        return _analyse_extras(position, values, limit, cache)
     solver, rules = load(position, cache)
     solver.stats.limit = solver.stats.nodes + limit if limit else 0
     seat = position.turn
@@ -194,6 +219,25 @@ def _analyse_own_trick(position: Position, values: bool, cache: SolverCache, lim
     if points is None:
         raise BadRequest(f"seat {seat} has no card it may play to this trick")
     return Analysis(seat, team, points, found if values else {})
+
+
+def _analyse_extras(position: Position, values: bool, limit: int,
+                    cache: SolverCache | None) -> Analysis:
+    """`analyse` when tricks score extra points (`Position.extras`). Each
+    side plays for the margin; `points` are those of a best line, and a
+    card's value is its team's points on the best line less what the card
+    costs in margin: `loss` is the margin a card gives away."""
+    assert position.extras is not None
+    seat, best, lines = search_extras(position.game, position.trump, position.family,
+                                      position.teams, position.extras, position.hands,
+                                      position.trick, position.leader, limit,
+                                      cache.extras_search(position) if cache else None)
+    team = position.teams[seat]
+    won0, won1 = position.won
+    points = (won0 + best[1], won1 + best[2])
+    sign = 1 if team == 0 else -1
+    out = {c: points[team] - (best[0] - line[0]) * sign for c, line in lines.items()}
+    return Analysis(seat, team, points, out if values else {})
 
 
 def own_legal(position: Position) -> list[Card]:
@@ -254,7 +298,18 @@ def position_of(deal: Deal) -> Position:
     for seat, p in enumerate(deal.points):
         won[teams[seat]] += p
     return Position(game_of(deal), deal.trump, hands, trick, deal.leader, teams,
-                    (won[0], won[1]), family, no_trump_lead_of(deal), first_trick_of(deal))
+                    (won[0], won[1]), family, no_trump_lead_of(deal), first_trick_of(deal),
+                    extras_of(deal))
+
+
+def extras_of(deal: Deal) -> Extras | None:
+    """Fildinsky's end game: what its tricks score beyond brisques, and
+    where the hand stands (the deal's own `endgame_scoring`)."""
+    scoring = getattr(deal, "endgame_scoring", None)
+    if scoring is None:
+        return None
+    rules, state = scoring()
+    return rules, state
 
 
 def first_trick_of(deal: Deal) -> tuple[tuple[Card, ...], ...] | None:
@@ -284,7 +339,7 @@ def hands_after(position: Position, seat: int, c: Card) -> Position:
     hands[seat] = tuple(h)
     return Position(position.game, position.trump, tuple(hands), (*position.trick, c),
                     position.leader, position.teams, position.won, position.family,
-                    position.no_trump_lead, position.first_trick)
+                    position.no_trump_lead, position.first_trick, position.extras)
 
 
 def legal_now(position: Position) -> list[Card]:

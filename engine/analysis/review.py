@@ -20,17 +20,20 @@ seconds; `table.review` spreads it over the cores and keeps the time budget.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import BadRequest, Card, Deal, EngineError, Game, MatchState
+from engine.analysis.extras import Extras
 from engine.analysis.position import (
     Analysis,
     Position,
     SolverCache,
     analyse,
+    extras_of,
     game_of,
     no_trump_lead_of,
     teams_of,
@@ -69,6 +72,10 @@ class HandRecord:
     first: int = 0
     no_trump_lead: tuple[int, int] | None = None
     first_trick: tuple[tuple[Card, ...], ...] | None = None
+    #: Tricks that score more than card points (Fildinsky's end game): before
+    #: each play, the game's scoring and where the hand stood (unused won
+    #: cards, Sevens that scored), and each seat's points in the hand so far.
+    extras: tuple[tuple[Extras, tuple[int, int]], ...] | None = None
 
     def special(self, index: int) -> bool:
         """Is play `index` in a trick with rules of its own (the fris trick)?"""
@@ -96,9 +103,12 @@ class HandRecord:
         first_trick = self.first_trick if self.special(index) else None
         if first_trick is not None and hands is not None:
             raise BadRequest("the fris trick is judged with the hands as dealt only")
+        extras = None
+        if self.extras is not None:
+            extras, (won[0], won[1]) = self.extras[index]
         return Position(game, self.trump, tuple(tuple(h) for h in held), tuple(trick), leader,
                         self.teams, (won[0], won[1]), self.family, self.no_trump_lead,
-                        first_trick)
+                        first_trick, extras)
 
 
 @dataclass(frozen=True)
@@ -175,10 +185,39 @@ def record_of(deal: Deal, state: MatchState | None = None,
             skipped.update(range(n))
     first = 0
     teams = teams_of(deal)
+    extras = _extras_before_each_play(deal, len(plays)) if family is not None and plays \
+        else None
     return HandRecord(game, deal.trump, first_leader, tuple(tuple(h) for h in initial),
                       tuple(plays), teams,
                       {s: tuple(cs) for s, cs in (public or {}).items()}, state,
-                      frozenset(skipped), family, first, no_trump_lead_of(deal), first_trick)
+                      frozenset(skipped), family, first, no_trump_lead_of(deal), first_trick,
+                      extras)
+
+
+def _extras_before_each_play(deal: Deal, plays: int
+                             ) -> tuple[tuple[Extras, tuple[int, int]], ...] | None:
+    """Fildinsky's end game: before each of its last `plays` plays, what the
+    rest of the hand could score beyond brisques and each seat's points so
+    far, read from a copy of the deal taken back one action at a time (its
+    own `undo`). None when the deal cannot say."""
+    if extras_of(deal) is None or not deal.can_undo:
+        return None
+    d = copy.deepcopy(deal, {id(deal.game): deal.game})
+    n = d.n
+    found: dict[int, tuple[Extras, tuple[int, int]]] = {}
+    start = d.tricks_per_hand * n - plays   # plays before the first one reviewed
+    while d.can_undo:
+        undone = d.undo()
+        index = len(d.tricks) * n + len(d.trick) - start
+        if getattr(undone, "action", "play") == "play" and 0 <= index < plays:
+            e = extras_of(d)
+            assert e is not None
+            found[index] = (e, (d.points[0], d.points[1]))
+        if index < 0:
+            break
+    if len(found) != plays:
+        return None
+    return tuple(found[i] for i in range(plays))
 
 
 def result_of(game: Game, state: MatchState | None, points: tuple[int, int]) -> Any:

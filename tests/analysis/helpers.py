@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from engine import Card, Deal, Game
 from engine.analysis import Position
@@ -197,4 +198,75 @@ def brute_force_fris(deal: Deal, teams: tuple[int, ...]
         deal.play(seat, c)
         values[c] = search()[teams[seat]]
         deal.undo()
+    return search(), values
+
+
+# ----- Fildinsky's end game: brisques, deece, last trick, melds -------------------------
+
+
+def fildinsky_ending(game: Game, rng: random.Random, tricks: int) -> Deal:
+    """A Fildinsky hand as the game's own deal plays it, `tricks` tricks from
+    its end: the hand read (hands and stock), the stock phase and the first
+    tricks of the end game played at random by `step_randomly` (random
+    cards, melds, exchanges and passes), waiting for a card. Half the time
+    the hand stops with the first card of a trick down."""
+    dealt = game.deal(rng, rng.randrange(2))
+    deal = game.new_deal(dealt.trump, dealt.leader, dealt.hands,  # type: ignore[call-arg]
+                         turn_up=dealt.extra["turn_up"], stock=dealt.extra["stock"])
+    stop = game.tricks_per_hand - tricks
+    while len(deal.tricks) < stop or deal.pending()[0] != "play":
+        deal.step_randomly(rng)
+    if rng.randrange(2):
+        deal.play(deal.turn, rng.choice(list(deal.legal_cards())))
+    return deal
+
+
+def brute_force_fildinsky(deal: Deal) -> tuple[int, dict[Card, int]]:
+    """(seat 0's margin at the end of the hand under best play: its points
+    minus seat 1's; the margin of the seat to play for each of its legal
+    cards), each player playing for his own margin. Everything is played out
+    by the game's own deal: every legal card (`legal_cards`), after each
+    trick every meld the deal offers its winner (`legal_melds`, `declare`)
+    or none (`close_melds`), `undo` back; the points are the deal's."""
+    d: Any = deal
+
+    def margin(seat: int) -> int:
+        return int(d.points[seat] - d.points[1 - seat])
+
+    def search() -> int:
+        """Seat 0's final margin."""
+        if d.finished:
+            return margin(0)
+        stage, seat = d.pending()
+        sign = 1 if seat == 0 else -1
+        results = []
+        if stage == "play":
+            seen = []
+            for c in list(d.legal_cards()):
+                if c in seen:
+                    continue
+                seen.append(c)
+                d.play(seat, c)
+                results.append(search())
+                d.undo()
+        else:
+            assert stage == "meld", stage
+            for k in d.legal_melds():
+                d.declare(seat, k.name)
+                results.append(search())
+                d.undo()
+            d.close_melds(seat)
+            results.append(search())
+            d.undo()
+        return max(results, key=lambda m: m * sign)
+
+    seat = d.turn
+    sign = 1 if seat == 0 else -1
+    values: dict[Card, int] = {}
+    for c in list(d.legal_cards()):
+        if c in values:
+            continue
+        d.play(seat, c)
+        values[c] = search() * sign
+        d.undo()
     return search(), values
