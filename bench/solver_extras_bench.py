@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -75,11 +76,11 @@ def filcau20(deals: int) -> tuple[list[float], list[float]]:
     for _ in range(deals):
         deal = fris_deal(game, rng)
         p = position_of(deal)
-        after.append(timed(lambda p=p: analyse(p, values=False)))  # type: ignore[misc]
+        after.append(timed(partial(analyse, p, values=False)))
         while deal.tricks == []:
             deal.play(deal.turn, next(iter(deal.legal_cards())))
         q = position_of(deal)
-        before.append(timed(lambda q=q: analyse(q, values=False)))  # type: ignore[misc]
+        before.append(timed(partial(analyse, q, values=False)))
     return before, after
 
 
@@ -99,14 +100,14 @@ def fildinsky(deals: int) -> dict[str, list[float]]:
         deal = _end_game(rng)
         p = position_of(deal)
         plain = dataclasses.replace(p, extras=None)
-        out["before"].append(timed(lambda: analyse(plain)))
-        out["after"].append(timed(lambda: analyse(p)))
+        out["before"].append(timed(partial(analyse, plain)))
+        out["after"].append(timed(partial(analyse, p)))
         while not deal.finished:
             deal.step_randomly(rng)
         rec = record_of(deal)
         bare = dataclasses.replace(rec, extras=None)
-        out["review before"].append(timed(lambda: review_double_dummy(bare, SolverCache())))
-        out["review after"].append(timed(lambda: review_double_dummy(rec, SolverCache())))
+        out["review before"].append(timed(partial(review_double_dummy, bare, SolverCache())))
+        out["review after"].append(timed(partial(review_double_dummy, rec, SolverCache())))
     return out
 
 
