@@ -1,6 +1,6 @@
 """Benchmark of the table controller (not part of the test suite).
 
-    python bench/controller_bench.py [--hands 40]
+    python bench/controller_bench.py [--hands 40] [--machine-only] [--against REV]
 
 Measures, on this machine:
 
@@ -18,13 +18,21 @@ Measures, on this machine:
   folder, replays its journal and shows the first frame (an empty journal,
   and one holding a long match);
 * the state machine's own cost per trigger (a card read in a hand): the
-  table's flat machine, the nested one it replaced, and a flat dispatch
-  (a dict of precomputed transitions) as the baseline, in the same run.
+  table's compiled dispatch (`machine.build`), `transitions`' flat
+  `Machine` of the same tables and the nested one (what the table ran
+  before), and a flat dispatch written here (a dict of precomputed
+  transitions and a loop) as the baseline, in the same run;
+* with `--against REV` (a git revision of this repository), instead: the
+  controller thread's CPU per play and per refused card of this tree and
+  of REV's tree (exported with `git archive` into a temporary folder; each
+  plays the same hands with its own bench's `event_to_frame`), in
+  alternating runs of the same length, so that both see the same load.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import resource
@@ -216,13 +224,15 @@ FLAT = {}
 
 def trigger_costs(n=20000):
     """Microseconds per `read` of a card in a hand (the hottest trigger): the
-    table's machine (flat, `transitions.Machine`), the nested machine it
-    replaced (`HierarchicalMachine`), and the flat dispatch baseline."""
+    table's machine (the compiled dispatch), `transitions`' flat `Machine`
+    and nested `HierarchicalMachine` of the same tables, and the flat
+    dispatch baseline."""
     for t in machine.flat_transitions():
         FLAT.setdefault((t["source"], t["trigger"]), []).append(
             (_listed(t.get("conditions")), _listed(t.get("after")), t["dest"]))
-    out = {}
-    for name, build in (("flat", machine.build), ("nested", machine.nested), ("dict", None)):
+    fires = {}
+    for name, build in (("compiled", machine.build), ("flat", machine.reference),
+                        ("nested", machine.nested), ("dict", None)):
         model = _Bare()
         if build is not None:
             build(model)
@@ -231,14 +241,77 @@ def trigger_costs(n=20000):
             def fire(place, uid, model=model):
                 return flat_dispatch(model, "read", place, uid)
         model.state = "match_hand_play"
-        best = float("inf")
-        for _ in range(5):
+        fires[name] = fire
+    # the machines take turns, best of 5 each: a change in the machine's load
+    # during the run falls on all of them alike
+    out = dict.fromkeys(fires, float("inf"))
+    for _ in range(5):
+        for name, fire in fires.items():
             t0 = time.perf_counter()
             for _ in range(n):
                 fire(2, "04A1B2C3")
-            best = min(best, (time.perf_counter() - t0) / n)
-        out[name] = best * 1e6
+            out[name] = min(out[name], (time.perf_counter() - t0) / n * 1e6)
     return out
+
+
+CPU_SCRIPT = """
+import json, sys
+sys.path.insert(0, sys.argv[1] + "/bench")
+import controller_bench as bench   # that tree's bench: it puts its own tree first on sys.path
+import table
+if not table.__file__.startswith(sys.argv[1]):
+    raise SystemExit(f"imported {table.__file__}, not the tree in {sys.argv[1]}")
+_, _, cpu, _ = bench.event_to_frame(int(sys.argv[2]), sys.argv[3])
+print("CPU " + json.dumps(cpu))
+"""
+
+
+def cpu_run(tree, hands, state_dir):
+    out = subprocess.run([sys.executable, "-c", CPU_SCRIPT, str(tree), str(hands),
+                          str(state_dir)], capture_output=True, text=True, cwd=tree)
+    line = [ln for ln in out.stdout.splitlines() if ln.startswith("CPU ")]
+    if out.returncode != 0 or not line:
+        raise SystemExit(f"the run in {tree} failed:\n{out.stdout}{out.stderr}")
+    return json.loads(line[-1][4:])
+
+
+def compare(rev, hands, rounds):
+    """This tree against `rev`'s, alternating (see the module docstring)."""
+    with tempfile.TemporaryDirectory(prefix="cardtable-against-") as tmp:
+        old = Path(tmp) / "tree"
+        old.mkdir()
+        commit = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, check=True,
+                                capture_output=True, text=True).stdout.strip()
+        archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT,
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        trees = {f"{commit} (before)": old, "this tree": ROOT}
+        cpu = {name: {"play": [], "refusal": []} for name in trees}
+        for r in range(rounds):
+            for name, tree in trees.items():
+                got = cpu_run(tree, hands, Path(tmp) / f"state-{r}-{len(cpu[name]['play'])}"
+                              f"-{tree is ROOT}")
+                for kind in ("play", "refusal"):
+                    cpu[name][kind].extend(got[kind])
+    print(f"Controller thread CPU per event, {rounds} alternating runs of {hands} Filicău "
+          f"hands each (the same hands), this tree against {commit}; load average "
+          f"{os.getloadavg()[0]:.1f}:")
+    print()
+    print(f"| tree | play p50 / p99 | refused card p50 / p99 | Zero 2 W x{ZERO_2W}: "
+          "play p50 / p99 |")
+    print("|---|---|---|---|")
+    for name in trees:
+        play, refusal = cpu[name]["play"], cpu[name]["refusal"]
+        print(f"| {name} | {ms(percentile(play, 50))} / {ms(percentile(play, 99))} | "
+              f"{ms(percentile(refusal, 50))} / {ms(percentile(refusal, 99))} | "
+              f"{ms(percentile(play, 50) * ZERO_2W)} / {ms(percentile(play, 99) * ZERO_2W)} |")
+    before, after = (cpu[name] for name in trees)
+    ratios = ", ".join(
+        f"{kind} p{p} {percentile(after[kind], p) / percentile(before[kind], p):.2f}"
+        for kind in ("play", "refusal") for p in (50, 99))
+    print()
+    print(f"this tree / before: {ratios}; samples: {len(after['play'])} plays, "
+          f"{len(after['refusal'])} refusals each")
 
 
 def ms(x):
@@ -250,7 +323,23 @@ def main():
     parser.add_argument("--hands", type=int, default=40, help="hands to play (default 40)")
     parser.add_argument("--dir", default=None,
                         help="folder for the journals (default: a temporary folder on /tmp's disk)")
+    parser.add_argument("--machine-only", action="store_true",
+                        help="time only the state machine's triggers (a few seconds)")
+    parser.add_argument("--against", metavar="REV",
+                        help="compare the controller's CPU per play and per refusal with "
+                             "git revision REV's, in alternating runs (--hands hands each)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --against: runs of each tree (default 3)")
     args = parser.parse_args()
+    if args.against:
+        compare(args.against, args.hands, args.rounds)
+        return
+    if not args.machine_only:
+        table_figures(args)
+    machine_figures()
+
+
+def table_figures(args):
     with tempfile.TemporaryDirectory(prefix="cardtable-bench-", dir=args.dir) as tmp:
         tmp = Path(tmp)
         latencies, refusals, cpu, entries = event_to_frame(args.hands, tmp / "match")
@@ -293,17 +382,21 @@ def main():
           "(single-thread CPython there is 12-15 times slower), plus for plays the journal's "
           "fsync wait as measured here (append wall minus CPU, p50); wall-clock figures "
           f"depend on this machine's load (load average now {os.getloadavg()[0]:.1f})")
-    costs = trigger_costs()
     print()
-    print("The state machine alone, a card read in a hand (best of 5 x 20,000; "
-          "guards and actions doing nothing):")
+
+
+def machine_figures():
+    costs = trigger_costs()
+    print("The state machine alone, a card read in a hand (best of 5 x 20,000, the "
+          "machines taking turns; guards and actions doing nothing):")
     print()
     print("| machine | per trigger | ratio to the flat dispatch | Zero 2 W estimate x13 |")
     print("|---|---|---|---|")
-    for name, label in (("flat", "the table's: flat `transitions.Machine` over the leaves"),
-                        ("nested", "nested `HierarchicalMachine` (before)"),
+    for name, label in (("compiled", "the table's: the compiled dispatch (`machine.build`)"),
+                        ("flat", "flat `transitions.Machine` over the leaves (before)"),
+                        ("nested", "nested `HierarchicalMachine` (before that)"),
                         ("dict", "baseline: a dict of precomputed transitions and a loop")):
-        print(f"| {label} | {costs[name]:.1f} µs | {costs[name] / costs['dict']:.1f}x | "
+        print(f"| {label} | {costs[name]:.2f} µs | {costs[name] / costs['dict']:.2f}x | "
               f"{costs[name] * 13 / 1000:.2f} ms |")
 
 

@@ -175,16 +175,40 @@ def probe(cls):
         return result
     cls.show = timed
 
+# CPU time when each phase of the start begins: the first import of the
+# module that opens it (an audit hook sees every import).
+PHASES = ("luma.oled.device", "gpiozero", "table.controller")
+began = {}
+def audit(event, args):
+    if event == "import" and args[0] in PHASES and args[0] not in began:
+        began[args[0]] = time.process_time()
+sys.addaudithook(audit)
+
 if kind == "pi":
     # `cardtable run --hardware pi` as on the Pi, with gpiozero's mock pins
     # (the configuration), an SMBus that takes every byte (luma's own I2C
     # interface and SSD1306 class send the frames) and readers that read nothing
+    # The first frame is on the panel when the panel is switched on (0xAF)
+    # with something drawn in its RAM (luma's own clear does not count).
     import types
     smbus2 = types.ModuleType("smbus2")
+    panel = {"drawn": False, "on": False}
+    def seen():
+        if panel["drawn"] and panel["on"] and not times:
+            times.append(time.time() - launched)
+            cpu.append(time.process_time())
     class SMBus:
         def __init__(self, port): pass
-        def write_i2c_block_data(self, addr, mode, data): pass
-        def i2c_rdwr(self, *msgs): pass
+        def write_i2c_block_data(self, addr, mode, data):
+            if 0xAF in data:
+                panel["on"] = True
+            if 0xAE in data:
+                panel["on"] = False
+            seen()
+        def i2c_rdwr(self, *msgs):
+            if any(any(m[1:]) for m in msgs):
+                panel["drawn"] = True
+            seen()
         def close(self): pass
     class i2c_msg:
         @staticmethod
@@ -192,12 +216,10 @@ if kind == "pi":
     smbus2.SMBus, smbus2.i2c_msg = SMBus, i2c_msg
     sys.modules["smbus2"] = smbus2
     import table.drivers
-    from table.drivers.display import OledDisplay
     class Readers:
         def start(self, post): pass
         def stop(self): pass
     table.drivers.open_readers = lambda config, factory: Readers()
-    probe(OledDisplay)
     import table.commands.run as run
     say = run.say
     def said(text, **kw):
@@ -221,12 +243,20 @@ with open(os.devnull, "w") as quiet:
 if kind == "mock":
     out["ready"] = times[1]           # the controller's first frame: events are taken
     out["ready_cpu"] = cpu[1]
-out.update(status=status, first=times[0], first_cpu=cpu[0], frames=len(times))
+out.update(status=status, first=times[0], first_cpu=cpu[0], frames=len(times), began=began)
 print(json.dumps(out))
 """
 
 BASELINE = ("import sys, time; "
             "print(time.time() - float(sys.argv[1]), time.process_time())")
+#: The floor of ready: an interpreter importing only the libraries the table
+#: cannot answer without (gpiozero for the buttons and LEDs, luma for the
+#: display, Pillow under it; the fakes use gpiozero's mock pins and luma's
+#: dummy device), and doing nothing else.
+FLOORS = {
+    "pi": "import gpiozero, gpiozero.pins.mock, luma.oled.device, PIL.Image",
+    "mock": "import gpiozero, gpiozero.pins.mock, luma.core.device, PIL.Image",
+}
 
 
 def startup(runs=7):
@@ -242,12 +272,20 @@ def startup(runs=7):
     # As an installed table runs: modules compiled once (pip compiles those it
     # installs; a checkout's are cached in __pycache__ by the first, uncounted, run).
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    got = {"pass": [], "pass_cpu": [], "pi": [], "mock": []}
+    got: dict = {"pass": [], "pass_cpu": [], "pi": [], "mock": [],
+                 "floor_pi": [], "floor_mock": []}
     for n in range(runs + 1):
         launch = time.time()
         base = [float(x) for x in subprocess.run(
             [sys.executable, "-c", BASELINE, repr(launch)], capture_output=True, text=True,
             check=True, env=env).stdout.split()]
+        for kind, imports in FLOORS.items():
+            launch = time.time()
+            floor = [float(x) for x in subprocess.run(
+                [sys.executable, "-c", imports + "; " + BASELINE, repr(launch)],
+                capture_output=True, text=True, check=True, env=env).stdout.split()]
+            if n:
+                got["floor_" + kind].append(floor)
         for kind in ("pi", "mock"):
             state = tempfile.mkdtemp(prefix="cardtable-bench-")
             launch = time.time()
@@ -281,6 +319,10 @@ def startup_report(got):
         print(f"| {name} | {first * 1000:.0f} ms | {r1:.1f}x | <= 3x "
               f"{'met' if r1 <= 3 else 'MISSED'} | {ready * 1000:.0f} ms | {r2:.1f}x | <= 5x "
               f"{'met' if r2 <= 5 else 'MISSED'} | {first * 13:.1f} s / {ready * 13:.1f} s |")
+    for kind, name in (("pi", "--hardware pi"), ("mock", "--hardware mock")):
+        floor = statistics.median(f[0] for f in got["floor_" + kind])
+        print(f"| floor of {name}: `python -c \"{FLOORS[kind]}\"` | | | | "
+              f"{floor * 1000:.0f} ms | {floor / base:.1f}x | | - / {floor * 13:.1f} s |")
     base_cpu = statistics.median(got["pass_cpu"])
     print(f"\nThe same launches in CPU time of the process (less swayed by other work on "
           f"the machine); `python -c pass` {base_cpu * 1000:.0f} ms:\n")
@@ -291,6 +333,30 @@ def startup_report(got):
         ready = statistics.median(r["ready_cpu"] for r in got[kind])
         print(f"| {name} | {first * 1000:.0f} ms | {first / base_cpu:.1f}x | "
               f"{ready * 1000:.0f} ms | {ready / base_cpu:.1f}x |")
+    for kind, name in (("pi", "--hardware pi"), ("mock", "--hardware mock")):
+        floor = statistics.median(f[1] for f in got["floor_" + kind])
+        print(f"| floor of {name} (the libraries alone) | | | {floor * 1000:.0f} ms | "
+              f"{floor / base_cpu:.1f}x |")
+    print("\nWhere the CPU time of `--hardware pi` goes (each phase from the first import "
+          "of the module that begins it):\n")
+    print("| phase | CPU | ratio to `python -c pass` |")
+    print("|---|---|---|")
+    marks = [("the first frame, from the launch", None, "first_cpu"),
+             ("the configuration checked whole, the backend found", "first_cpu",
+              "luma.oled.device"),
+             ("luma and Pillow loaded, the display opened, Starting… again",
+              "luma.oled.device", "gpiozero"),
+             ("gpiozero loaded, LEDs, buzzer, buttons, readers opened", "gpiozero",
+              "table.controller"),
+             ("the controller, rules, state machine, journal: to ready", "table.controller",
+              "ready_cpu")]
+
+    def mark(r, name):
+        return 0.0 if name is None else r[name] if name in r else r["began"][name]
+
+    for label, a, b in marks:
+        spent = statistics.median(mark(r, b) - mark(r, a) for r in got["pi"])
+        print(f"| {label} | {spent * 1000:.0f} ms | {spent / base_cpu:.1f}x |")
     rss = statistics.median(r["rss_kb"] for r in got["pi"]) / 1024
     peak = max(r["peak_kb"] for r in got["pi"]) / 1024
     print(f"\nMemory at rest (`--hardware pi`, the controller running, 1 s after ready): "
@@ -343,7 +409,14 @@ def render_times(views, rounds=20):
     return cached, fresh
 
 
-def main():
+def main(argv=None):
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Bytes and I2C time per display update, "
+                                     "render() time, start-up and memory.")
+    parser.add_argument("--i2c-only", action="store_true",
+                        help="only the bytes and I2C table (no render times, no start-up)")
+    args = parser.parse_args(argv)
     rng = random.Random(2024)
     views = []
     try:
@@ -353,21 +426,27 @@ def main():
     print(f"Frames: {source}; {len(plays)} cards played, {len(errors)} error screens "
           "shown or cleared.\n")
     print("| chip | full frame | card played: mean | max | share of full | "
-          "error shown/cleared: mean | I2C 400 kHz: card / full |")
-    print("|---|---|---|---|---|---|---|")
+          "error shown/cleared: mean | max | I2C 400 kHz: card / error shown or cleared "
+          "(mean, max) / full |")
+    print("|---|---|---|---|---|---|---|---|")
     verdicts = []
     for chip in ("ssd1306", "sh1106"):
         full, full_sent = full_frame(chip)
         card_sizes = measure(chip, plays)
         card = [b for b, _ in card_sizes]
-        err = [b for b, _ in measure(chip, errors)]
+        err_sizes = measure(chip, errors)
+        err = [b for b, _ in err_sizes]
+        err_ms = [bus_ms(sent) for _, sent in err_sizes]
         mean = statistics.mean(card)
         card_ms = statistics.mean(bus_ms(sent) for _, sent in card_sizes)
         share = mean / full
         print(f"| {chip} | {full} B | {mean:.0f} B | {max(card)} B | {share:.1%} | "
-              f"{statistics.mean(err):.0f} B | {card_ms:.2f} ms / "
+              f"{statistics.mean(err):.0f} B | {max(err)} B | {card_ms:.2f} ms / "
+              f"{statistics.mean(err_ms):.2f}, {max(err_ms):.2f} ms / "
               f"{bus_ms(full_sent):.2f} ms ({len(full_sent)} transactions) |")
         verdicts.append((chip, share))
+    if args.i2c_only:
+        return 0 if all(share < 0.25 for _, share in verdicts) else 1
     drawn = True
     if views:
         cached, fresh = render_times(views)

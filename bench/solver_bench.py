@@ -107,7 +107,7 @@ def whole_deals(game_id: str, deals: int, tricks: int | None = None) -> dict[str
             "p99_ms": _pct(times, 0.99) * 1e3, "per_card_ms": statistics.median(times) * 1e3
             / max(1, cards), "nodes_s": nodes / total if total else 0.0,
             "hit_rate": hits / probes if probes else 0.0, "skipped": float(skipped),
-            "cards": float(cards)}
+            "cards": float(cards), "nodes": nodes / len(times)}
 
 
 def main() -> None:
@@ -119,10 +119,10 @@ def main() -> None:
     print(f"baseline: {base:,.0f} random Filicău playouts per CPU second (Deal.playout), "
           "this run\n")
     print("| game | cards | whole deal median | p90 | p99 | per card played | "
-          "nodes/s | TT hit rate |")
-    print("|---|---|---|---|---|---|---|---|")
-    results = {}
-    runs = [(g, None) for g in args.games]
+          "× Filicău per card | nodes a deal (mean) | nodes/s | TT hit rate |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    results: dict[str, dict[str, float]] = {}
+    runs: list[tuple[str, int | None]] = [(g, None) for g in args.games]
     if "sueca" in args.games:
         runs.insert(runs.index(("sueca", None)) + 1, ("sueca", SUECA_TRICKS))
     for gid, tricks in runs:
@@ -132,22 +132,27 @@ def main() -> None:
             r = whole_deals(gid, args.deals, tricks)
         results.setdefault(gid, r)
         note = f" ({int(r['skipped'])} over {LIMIT:,} nodes)" if r["skipped"] else ""
+        ratio = (f"{r['per_card_ms'] / results['filicau']['per_card_ms']:.2f}×"
+                 if "filicau" in results else "")
         print(f"| {gid}{f' (last {tricks} tricks)' if tricks else ''}"
               f"{' (end game, 8 tricks)' if gid == 'fildinsky' else ''} | {int(r['cards'])} | "
               f"{r['median_ms']:.1f} ms | {r['p90_ms']:.1f} ms | {r['p99_ms']:.1f} ms{note} | "
-              f"{r['per_card_ms']:.2f} ms | {r['nodes_s']:,.0f} | {r['hit_rate']:.0%} |")
+              f"{r['per_card_ms']:.2f} ms | {ratio} | {r['nodes']:,.0f} | "
+              f"{r['nodes_s']:,.0f} | {r['hit_rate']:.0%} |")
     # Values of every legal card at Filicău's opening lead.
     rng = random.Random(1)
     openings = [_position("filicau", rng, None) for _ in range(args.deals)]
     vt = [timed(lambda p=p: analyse(p)) for p in openings]  # type: ignore[misc]
     print(f"\nFilicău, values of every legal card at the opening lead: median "
           f"{statistics.median(vt) * 1e3:.1f} ms, p90 {_pct(vt, 0.9) * 1e3:.1f} ms")
+    results["values"] = {"median_ms": statistics.median(vt) * 1e3}
     print("\nLast 4 tricks, whole position solved (median over 200):")
     for gid in args.games:
         rng = random.Random(gid + "4")
         positions = [_position(gid, rng, 4) for _ in range(200)]
         ts = [timed(lambda p=p: analyse(p, values=False)) for p in positions]  # type: ignore[misc]
         print(f"  {gid}: {statistics.median(ts) * 1e3:.2f} ms")
+        results[f"last4 {gid}"] = {"median_ms": statistics.median(ts) * 1e3}
     # A whole hand's double-dummy review.
     g = get_game("filicau")
     rng = random.Random(3)
@@ -163,6 +168,10 @@ def main() -> None:
     scale = IDLE_BASELINE / base
     print(f"\nThe baseline ran {scale:.1f} times slower than on the idle machine "
           f"({IDLE_BASELINE:,} playouts/s, README): divide by that to estimate idle figures.")
+    print("\nIdle estimates (this run's figures divided by the slowdown):")
+    for name, r in results.items():
+        print(f"  {name}: median ≈ {r['median_ms'] / scale:.2f} ms"
+              + (f", p90 ≈ {r['p90_ms'] / scale:.1f} ms" if "p90_ms" in r else ""))
     if "filicau" in results:
         print(f"Zero 2 W estimate (≈13× slower than an idle core here): whole Filicău deal "
               f"{results['filicau']['median_ms'] / scale * 13:.0f} ms median, review "
@@ -190,7 +199,8 @@ def whole_deals_fildinsky(deals: int) -> dict[str, float]:
             "p99_ms": _pct(times, 0.99) * 1e3,
             "per_card_ms": statistics.median(times) * 1e3 / max(1, cards),
             "nodes_s": nodes / total if total else 0.0,
-            "hit_rate": hits / probes if probes else 0.0, "skipped": 0.0, "cards": float(cards)}
+            "hit_rate": hits / probes if probes else 0.0, "skipped": 0.0, "cards": float(cards),
+            "nodes": nodes / len(times)}
 
 
 if __name__ == "__main__":

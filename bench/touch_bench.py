@@ -14,7 +14,8 @@ and the kernel devices recorded:
    dealer's) polled every 10 ms as the driver's thread does; the card is put
    down at a random moment, with the trick's earlier cards lying on the other
    seats' readers (settled: each costs its presence check at one poll in
-   three). The driver's
+   three); the driver posts a reader's events as soon as that reader has
+   been polled, and that moment is the one timed. The driver's
    own CPU per poll (measured here, the emulator's excluded) x 13 is added to
    the virtual time, as a Zero 2 W would spend it.
 2. **Controller.** The `CardArrived` handled as on the controller's thread:
@@ -24,7 +25,8 @@ and the kernel devices recorded:
    luma's own I2C interface, its SMBus recorded per transaction.
 3. **I2C.** Those transactions at 400 kHz, each with its START, address,
    control byte, ACKs and STOP (bench/i2c_bus.py). A refusal's error screen
-   is inverse video: a whole frame.
+   is inverse video: the adapter flips the panel's own flag (0xA7) and sends
+   the bytes that differ from the inverse of the screen before.
 
 Zero 2 W estimate = reader (virtual time, driver CPU x 13 in it) + controller
 CPU x 13 + the journal's waits (its fsyncs: wall minus CPU inside the
@@ -133,12 +135,23 @@ def reader_cycle(samples: int, rng: random.Random) -> ReaderFigures:
                             cycle_s=CYCLE_S)
         cpu_per_cycle: list[float] = []
 
-        def cycle() -> list[Any]:
+        posted: list[tuple[Any, float]] = []
+
+        def cycle() -> list[tuple[Any, float]]:
             """One turn of the driver's thread (SpiReaders._run), the driver's
-            CPU x ZERO_2W added to the virtual time."""
+            CPU x ZERO_2W added to the virtual time: each event with the
+            (virtual) time the driver posted it, as soon as its reader was
+            polled."""
             started = clock.now()
             t, emu = time.thread_time(), board.emulator_cpu
-            events = driver.poll_once()
+            posted.clear()
+
+            def post(event: Any) -> None:
+                so_far = (time.thread_time() - t) - (board.emulator_cpu - emu)
+                posted.append((event, clock.now() + so_far * ZERO_2W))
+
+            driver.poll_once(post)
+            events = list(posted)
             cpu = (time.thread_time() - t) - (board.emulator_cpu - emu)
             cpu_per_cycle.append(cpu)
             clock.advance(cpu * ZERO_2W)
@@ -175,16 +188,16 @@ def reader_cycle(samples: int, rng: random.Random) -> ReaderFigures:
                 at = clock.now() + rng.uniform(0, CYCLE_S * 1.5)
                 board.drop = (card, target, at)
                 for _ in range(200):
-                    events = cycle()
-                    if any(isinstance(e, CardArrived) and e.seat == lying
-                           and e.uid == uid for e in events):
-                        out.append((clock.now() - at) * 1000)
+                    when = [t for e, t in cycle() if isinstance(e, CardArrived)
+                            and e.seat == lying and e.uid == uid]
+                    if when:
+                        out.append((when[0] - at) * 1000)
                         break
                 else:
                     raise RuntimeError("the card put down was never reported")
                 board.remove(card)
                 for _ in range(200):
-                    if any(isinstance(e, CardLeft) for e in cycle()):
+                    if any(isinstance(e, CardLeft) for e, _ in cycle()):
                         break
                 for _ in range(8):      # the fields reset after a departure: settle
                     cycle()
@@ -298,6 +311,47 @@ def _lying(ctl: Controller) -> int:
     return min(len(deal.current_trick), 3) if deal is not None else 0
 
 
+# ----- the indicators on a refusal ------------------------------------------------------------
+
+def indicator_costs(rounds: int = 200) -> dict[str, float]:
+    """CPU (us, best of 5) of what a refusal and the play after it ask of the
+    LEDs and the buzzer, on gpiozero's MockFactory: the table's adapter (one
+    blinker thread, one player thread) and gpiozero's own `blink` (a thread
+    started and stopped each time), as the adapter did before."""
+    from gpiozero import LED
+
+    from hw_mocks.gpio import mock_factory
+    from table.drivers.gpio import GpioIndicators
+
+    factory = mock_factory()
+    ind = GpioIndicators(factory, [4, 27], status_pin=26, buzzer_pin=12)
+    led = LED(5, pin_factory=factory)
+
+    def best(step: Any) -> float:
+        out = []
+        for _ in range(5):
+            t = time.thread_time()
+            for _ in range(rounds):
+                step()
+            out.append((time.thread_time() - t) / rounds * 1e6)
+        return min(out)
+
+    def ours() -> None:
+        ind.seat_led(0, "fast_blink")
+        ind.seat_led(0, "on")
+
+    def gpiozero_blink() -> None:
+        led.blink(on_time=0.1, off_time=0.1, background=True)
+        led.on()
+
+    try:
+        return {"blink": best(ours), "gpiozero blink": best(gpiozero_blink),
+                "beep": best(lambda: ind.buzz("error"))}
+    finally:
+        led.close()
+        ind.close()
+
+
 # ----- the report ------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
@@ -363,6 +417,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{percentile(here, 50):.1f} / {percentile(here, 99):.1f} ms | "
               f"{percentile(zero, 50):.1f} / {p99:.1f} ms "
               f"({p99 / TARGET_MS:.2f} of the budget) | {'met' if met else 'MISSED'} |")
+    leds = indicator_costs()
+    print(f"\nIndicators (CPU here per refusal and the play after it): an LED set blinking "
+          f"and back {leds['blink']:.1f} us (gpiozero's blink, a thread each time: "
+          f"{leds['gpiozero blink']:.1f} us); the error beep {leds['beep']:.1f} us.")
     print(f"\nDebounce: none on these paths (a card read where it makes sense is taken at "
           f"once); before, every verdict waited debounce_ms = "
           f"{TableSettings().debounce_ms} ms first.")

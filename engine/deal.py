@@ -23,12 +23,13 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
+from operator import itemgetter
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from engine.cards import TRUMP, Card
+from engine.cards import CARD_CODES, TRUMP, Card
 from engine.errors import BadRequest, IllegalPlay, UnknownCard
-from engine.legal import follow_table, legal_mask, refusal
-from engine.packs import Pack, iter_bits
+from engine.legal import follow_by_slot, legal_mask, refusal
+from engine.packs import Pack, iter_bits, slot_tables
 from engine.ranking import Ranking
 
 
@@ -126,20 +127,21 @@ _outcome: Callable[[tuple[int, Card, Trick | None, Revoke | None, bool]], PlayOu
 #: tricks before it (hands unknown), the number of revokes before it, and
 #: the trick it closed.
 _Play = tuple[int, int, int, tuple[int, ...], int, "Trick | None"]
+#: A history entry: a `_Play`; a whole `Trick` (`_playout_known`); or, for
+#: the commonest play (hands known, no revoke on record, no trick closed), the
+#: int `slot << 3 | seat`: voids unchanged, no revoke before it, no trick.
+_Entry = _Play | Trick | int
 
-#: The outcome of a play that closes no trick and proves no revoke depends
-#: on the seat and the card alone: one shared object each (outcomes are
-#: immutable), keyed by `card.index << 3 | seat`.
-_PLAIN_OUTCOMES: dict[int, PlayOutcome] = {}
+@cache
+def _plain_outcomes(pack: Pack) -> tuple[PlayOutcome, ...]:
+    """The outcome of a play that closes no trick and proves no revoke
+    depends on the seat and the card alone: one shared object each (outcomes
+    are immutable), at `slot << 3 | seat`, made on the pack's first deal."""
+    return tuple(PlayOutcome(seat, c) for c in pack.cards for seat in range(8))
 
 
-def _plain_outcome(seat: int, c: Card) -> PlayOutcome:
-    key = c.index << 3 | seat
-    found = _PLAIN_OUTCOMES.get(key)
-    if found is None:
-        found = _PLAIN_OUTCOMES[key] = PlayOutcome(seat, c)
-    return found
-
+#: `Deal._fast_slot` of a class that checks or plays its own way: no card has a slot.
+_NO_SLOTS = (1 << 10,) * CARD_CODES
 
 #: The methods a subclass overrides when its play differs from `Deal`'s; a
 #: class that overrides none of them plays out through `_playout_known`.
@@ -171,20 +173,20 @@ class Deal:
     #: The trick's winning card so far, kept by `_apply` as cards are played:
     #: (the slots that bid for this trick, the winning card's power, its
     #: index in the trick).
-    _win: tuple[int, int, int] = (0, -1, 0)
-    #: `follow_table(self.family, self.tables)` once looked up (both are
-    #: fixed); `()` until then.
-    _by_led: tuple[tuple[int, int], ...] | None = ()
+    _win: tuple[int, int, int]
     #: Does this class play as `Deal` does (no hook of `_PLAY_HOOKS` overridden)?
     _plain_play: ClassVar[bool] = True
     #: Does this class answer legal sets as `Deal` does (`_legal`, `legal_mask`)?
     _plain_legal: ClassVar[bool] = True
+    #: Does this class check plays as `Deal` does (`_validate`)?
+    _plain_validate: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._plain_play = all(getattr(cls, name) is getattr(Deal, name) for name in _PLAY_HOOKS)
         cls._plain_legal = all(getattr(cls, name) is getattr(Deal, name)
                                for name in ("_legal", "legal_mask"))
+        cls._plain_validate = cls._validate is Deal._validate
 
     def __init__(
         self,
@@ -200,12 +202,25 @@ class Deal:
         if not 0 <= leader < self.n:
             raise BadRequest(f"leader must be a seat 0..{self.n - 1}")
         self.pack = game.pack
-        self._single = self.pack.copies == 1
+        # Keep a deal's attributes under 30: beyond, CPython 3.11 stops sharing
+        # the instance dict's keys and every attribute costs more (issue 15).
+        first_slot, _, self._bytes4 = slot_tables(self.pack)
+        #: A card's slot for `play`'s fast path: its first slot, or a bit no
+        #: set holds (a card not in the pack; every card for a class that
+        #: checks or plays cards its own way: `_validate`, `_PLAY_HOOKS`).
+        self._fast_slot = (first_slot if type(self)._plain_validate and type(self)._plain_play
+                           else _NO_SLOTS)
+        self._outcomes = _plain_outcomes(self.pack)
         self.trump = trump
         self.tables = game.ranking.tables(trump)
         self.family = game.legal_family
-        self.undertrump = game.undertrump_required
+        #: For a class that answers legal sets as `Deal` does, with a family
+        #: whose sets depend on the led suit alone: `follow_by_slot` (the
+        #: family and the tables are fixed). None: ask `_legal`.
+        self._follow = (follow_by_slot(self.family, self.tables) if type(self)._plain_legal
+                        else None)
         self.tricks_per_hand = game.tricks_per_hand
+        self._win = (0, -1, 0)
         self.hands: list[int] | None = None
         if hands is not None:
             self.hands = self._check_hands(hands)
@@ -223,7 +238,7 @@ class Deal:
         self.void_trick = [[0] * 5 for _ in range(self.n)]
         self.revokes: list[Revoke] = []
         self.finished = False
-        self._history: list[_Play | Trick] = []
+        self._history: list[_Entry] = []
         # The legal set of the seat to play, cached until the next play or undo
         # or a change of that seat's hand: a bot asks for it and then plays,
         # which validates against it again. A subclass whose `_legal` depends on
@@ -261,6 +276,11 @@ class Deal:
         return masks
 
     # ----- questions ------------------------------------------------------------
+
+    @property
+    def undertrump(self) -> bool:
+        """Must a seat that cannot beat a trump trick still trump (UB, BE)?"""
+        return self.game.undertrump_required
 
     @property
     def hands_known(self) -> bool:
@@ -313,19 +333,14 @@ class Deal:
         hand = self.hands[turn]
         if self._legal_cache < 0 or self._legal_cache_hand != hand:
             trick = self.trick
-            if type(self)._plain_legal:   # `Deal._legal`, without its calls when it can
-                by_led = self._by_led
-                if by_led == ():
-                    by_led = self._by_led = follow_table(self.family, self.tables)
-                if not trick:
-                    self._legal_cache = hand
-                elif by_led is None:
-                    self._legal_cache = self._legal(turn, hand)
-                else:
-                    first, second = by_led[self.tables.eff[trick[0]]]
-                    self._legal_cache = hand & first or hand & second or hand
-            else:
+            follow = self._follow   # `Deal._legal`, without its calls
+            if follow is None:
                 self._legal_cache = self._legal(turn, hand)
+            elif not trick:
+                self._legal_cache = hand
+            else:
+                first, second = follow[trick[0]]
+                self._legal_cache = hand & first or hand & second or hand
             self._legal_cache_hand = hand
         return self._legal_cache
 
@@ -335,19 +350,36 @@ class Deal:
 
     def legal_cards(self, seat: int | None = None) -> Iterator[Card]:
         """The cards the seat to play may play (each code once)."""
-        if (self.hands is not None and type(self)._plain_legal and not self.finished
+        hands = self.hands
+        follow = self._follow
+        if (follow is not None and hands is not None and not self.finished
                 and (seat is None or seat == self.turn)):
-            mask = self._turn_legal()   # what `legal_mask` answers here
+            # What `legal_mask` answers here: `_turn_legal`, without its call.
+            mask = self._legal_cache
+            hand = hands[self.turn]
+            if mask < 0 or self._legal_cache_hand != hand:
+                trick = self.trick
+                if trick:
+                    first, second = follow[trick[0]]
+                    mask = hand & first or hand & second or hand
+                else:
+                    mask = hand
+                self._legal_cache = mask
+                self._legal_cache_hand = hand
         else:
             mask = self.legal_mask(seat)
+        b = self._bytes4
+        if b is not None:     # `SlotTables.cards_in`, inline: ready tuples of cards, joined
+            b0, b1, b2, b3 = b
+            if mask < 256:
+                return iter(b0[mask])
+            return iter(b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255]
+                        + b3[mask >> 24])
+        cards_in = slot_tables(self.pack).cards_in
+        if cards_in is not None:       # a single pack of more slots
+            return iter(cards_in(mask))
         cards = self.pack.cards
         out: list[Card] = []
-        if self._single:
-            while mask:
-                low = mask & -mask
-                out.append(cards[low.bit_length() - 1])
-                mask ^= low
-            return iter(out)
         seen: set[Card] = set()
         for s in iter_bits(mask):
             c = cards[s]
@@ -427,6 +459,47 @@ class Deal:
 
     def play(self, seat: int, card: Card | str) -> PlayOutcome:
         """Play `card` from `seat`. Raises `IllegalPlay` (nothing changes) when refused."""
+        legal = self._legal_cache
+        if legal >= 0 and type(card) is Card:
+            # The legal set of this very position is known (`_turn_legal`, a
+            # subset of the hand): a card of it, from the seat to play, is
+            # what `_validate` accepts, at the slot it would pick (the card's
+            # first slot in the hand). `_fast_slot` sends a class that checks
+            # or plays its own way, and a card not in the pack, to `_validate`.
+            slot = self._fast_slot[card.index]
+            hands = self.hands
+            if seat == self.turn and hands is not None and not self.finished:
+                hand = hands[seat]
+                if hand == self._legal_cache_hand and legal >> slot & 1:
+                    if self.revokes:   # only an int play record says "none before it"
+                        return self._apply(seat, card, slot)
+                    # `_apply` for hands known, in locals (a property test
+                    # holds the two to the same states and outcomes).
+                    bit = 1 << slot
+                    hands[seat] = hand ^ bit
+                    self.played |= bit
+                    trick = self.trick
+                    trick.append(slot)
+                    k = len(trick)
+                    t = self.tables
+                    if k == 1:
+                        self._win = (t.bids[t.eff[slot]], t.power[slot], 0)
+                    else:
+                        bids, best, _ = self._win
+                        if bids & bit and t.power[slot] > best:
+                            self._win = (bids, t.power[slot], k - 1)
+                    self._legal_cache = -1
+                    n = self.n
+                    key = slot << 3 | seat
+                    if k < n:
+                        self.turn = (seat + 1) % n
+                        self._history.append(key)
+                        return self._outcomes[key]
+                    done = self._close_trick()
+                    self._history.append((seat, slot, self.voids[seat], (), 0, done))
+                    if self._is_over():
+                        self.finished = True
+                    return _outcome((seat, card, done, None, self.finished))
         c, slot = self._validate(seat, card)
         return self._apply(seat, c, slot)
 
@@ -441,9 +514,10 @@ class Deal:
         cards = self.pack.cards
         known = self.known
         hand_size = self.game.hand_size
-        plain = type(self)._plain_play and self._single
-        fast = plain and (self.hands is None
-                          or follow_table(self.family, self.tables) is not None)
+        # A single pack (four byte tables, or more slots), played as `Deal` plays.
+        plain = type(self)._plain_play and (self._bytes4 is not None
+                                            or slot_tables(self.pack).cards_in is not None)
+        fast = plain and (self.hands is None or self._follow is not None)
         while not self.finished:
             if fast and not self.trick:
                 if self.hands is None:
@@ -471,8 +545,8 @@ class Deal:
         into plays when it reaches it (`_split_trick`)."""
         t = self.tables
         eff, power, points_of, bids_of = t.eff, t.power, t.points, t.bids
-        by_led = follow_table(self.family, t)
-        assert by_led is not None and self.hands is not None
+        by_slot = self._follow   # `follow_by_slot(self.family, t)`: a plain class
+        assert by_slot is not None and self.hands is not None
         cards = self.pack.cards
         n = self.n
         hands = self.hands
@@ -503,7 +577,7 @@ class Deal:
             best = power[slot]
             winner = seat
             pts = points_of[slot]
-            first, second = by_led[led]
+            first, second = by_slot[slot]
             for _ in followers:
                 seat = (seat + 1) % n
                 h = hands[seat]
@@ -637,40 +711,44 @@ class Deal:
 
     def _apply(self, seat: int, c: Card, slot: int) -> PlayOutcome:
         bit = 1 << slot
-        revoke: Revoke | None = None
+        key = slot << 3 | seat
         hands = self.hands
         t = self.tables
-        if hands is None:
+        revoke: Revoke | None = None
+        if hands is not None:
+            hands[seat] &= ~bit
+            prev: _Play | int = key if not self.revokes else (
+                seat, slot, self.voids[seat], (), len(self.revokes), None)
+        else:
             e = t.eff[slot]
             void = self.voids[seat]
             # The void tricks change only where a void is recorded (they were
             # 0) or cleared by a revoke: only then does undo need a copy.
-            prev: _Play = (seat, slot, void,
-                           tuple(self.void_trick[seat]) if void >> e & 1 else (),
-                           len(self.revokes), None)
+            prev = (seat, slot, void, tuple(self.void_trick[seat]) if void >> e & 1 else (),
+                    len(self.revokes), None)
             revoke = self._track_voids(seat, e)
-        else:
-            prev = (seat, slot, self.voids[seat], (), len(self.revokes), None)
-            hands[seat] &= ~bit
         self.played |= bit
         trick = self.trick
         trick.append(slot)
+        k = len(trick)
         # The trick's winning card so far, kept as it goes (`_close_trick`).
-        if len(trick) == 1:
+        if k == 1:
             self._win = (t.bids[t.eff[slot]], t.power[slot], 0)
         else:
             bids, best, _ = self._win
             if bids & bit and t.power[slot] > best:
-                self._win = (bids, t.power[slot], len(trick) - 1)
+                self._win = (bids, t.power[slot], k - 1)
         self._legal_cache = -1
-        if len(trick) < self.n:
-            self.turn = (seat + 1) % self.n
+        n = self.n
+        if k < n:
+            self.turn = (seat + 1) % n
             self._history.append(prev)
             if revoke is None:
-                return _PLAIN_OUTCOMES.get(c.index << 3 | seat) or _plain_outcome(seat, c)
+                return self._outcomes[key]
             return _outcome((seat, c, None, revoke, False))
         done = self._close_trick()
-        self._history.append(prev[:5] + (done,))
+        self._history.append((seat, slot, self.voids[seat], (), 0, done) if isinstance(prev, int)
+                             else (seat, slot, prev[2], prev[3], prev[4], done))
         if self._is_over():
             self.finished = True
         return _outcome((seat, c, done, revoke, self.finished))
@@ -732,8 +810,8 @@ class Deal:
         pts = 0
         for s in trick:
             pts += points[s]
-        cards = self.pack.cards
-        done = _trick((len(self.tricks) + 1, self.leader, tuple([cards[s] for s in trick]),
+        # A trick has two cards or more: `itemgetter` answers a tuple.
+        done = _trick((len(self.tricks) + 1, self.leader, itemgetter(*trick)(self.pack.cards),
                        winner, pts))
         self.tricks.append(done)
         self.points[winner] += pts
@@ -784,12 +862,17 @@ class Deal:
 
     def _pop_play(self) -> _Play:
         h = self._history.pop()
-        assert not isinstance(h, Trick)   # `undo` splits a whole trick first
+        if type(h) is int:
+            seat = h & 7
+            return seat, h >> 3, self.voids[seat], (), 0, None
+        assert not isinstance(h, Trick | int)   # `undo` splits a whole trick first
         return h
 
     @staticmethod
-    def _slot_played(h: _Play | Trick) -> int:
-        assert not isinstance(h, Trick)   # the plays of one trick are all split or all whole
+    def _slot_played(h: _Entry) -> int:
+        if type(h) is int:
+            return h >> 3
+        assert not isinstance(h, Trick | int)   # a trick's plays are all split or all whole
         return h[1]
 
     @property

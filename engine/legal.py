@@ -38,6 +38,16 @@ def follow_table(family: str, t: TrumpTables) -> tuple[tuple[int, int], ...] | N
     return None
 
 
+@lru_cache(maxsize=1024)
+def follow_by_slot(family: str, t: TrumpTables) -> tuple[tuple[int, int], ...] | None:
+    """`follow_table` looked up by the led card's slot: `[slot]` is
+    `follow_table(family, t)[t.eff[slot]]` (one lookup less on hot paths)."""
+    by_led = follow_table(family, t)
+    if by_led is None:
+        return None
+    return tuple(by_led[e] for e in t.eff)
+
+
 def _stronger(t: TrumpTables, candidates: int, than: int) -> int:
     power = t.power
     out = 0

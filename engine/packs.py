@@ -7,8 +7,10 @@ the same code; the two copies are interchangeable in play.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
+from typing import NamedTuple
 
 from engine.cards import (
     CARD_CODES,
@@ -111,6 +113,71 @@ class Pack:
 
     def codes_of(self, mask: int) -> list[str]:
         return [self.cards[i].code for i in iter_bits(mask)]
+
+
+#: Per byte of slots, the cards of each of its 256 sets (`SlotTables`).
+ByteTable = tuple[tuple[Card, ...], ...]
+
+
+class SlotTables(NamedTuple):
+    """A pack's lookup tables for the hot paths (`slot_tables`).
+
+    * `first_slot[card.index]`: the card's first slot, or `pack.size` for a
+      card not in the pack (a bit no card set holds, so a bit test fails).
+    * `cards_in(mask)`: the cards of the set `mask`, lowest slot first, as a
+      tuple joined from ready tuples made once per byte of slots (no `Card`
+      is looked up per call). None for a pack with several copies of a card
+      (their legal sets name each code once, which joining bytes cannot do).
+    * `bytes4`: for a single pack of at most 32 slots, the four byte tables
+      `cards_in` joins (empty ones past the pack's end), for callers that
+      join them inline: `b0[m & 255] + b1[m >> 8 & 255] + b2[m >> 16 & 255] +
+      b3[m >> 24]`. None for other packs.
+    """
+
+    first_slot: tuple[int, ...]
+    cards_in: Callable[[int], tuple[Card, ...]] | None
+    bytes4: tuple[ByteTable, ByteTable, ByteTable, ByteTable] | None
+
+
+@cache
+def slot_tables(pack: Pack) -> SlotTables:
+    """`SlotTables` of `pack`, made on its first use (not at import)."""
+    first = [pack.size] * CARD_CODES
+    for c, slots in pack._slots.items():
+        first[c.index] = slots[0]
+    if pack.copies > 1:
+        return SlotTables(tuple(first), None, None)
+    cards = pack.cards
+    chunks: list[ByteTable] = []
+    for base in range(0, len(cards), 8):
+        chunk = cards[base:base + 8]
+        chunks.append(tuple(tuple(c for j, c in enumerate(chunk) if b >> j & 1)
+                            for b in range(256)))
+    if len(chunks) > 4:
+        return SlotTables(tuple(first), _joiner(tuple(chunks)), None)
+    none: ByteTable = ((),) * 256
+    b0, b1, b2, b3 = chunks + [none] * (4 - len(chunks))
+
+    def join4(mask: int) -> tuple[Card, ...]:
+        if mask < 256:
+            return b0[mask]
+        return b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24]
+    return SlotTables(tuple(first), join4, (b0, b1, b2, b3))
+
+
+def _joiner(chunks: tuple[ByteTable, ...]) -> Callable[[int], tuple[Card, ...]]:
+    """`SlotTables.cards_in` over these byte tables, a loop over the bytes."""
+    def join(mask: int) -> tuple[Card, ...]:
+        out: tuple[Card, ...] = ()
+        for chunk in chunks:
+            b = mask & 255
+            if b:
+                out += chunk[b]
+            mask >>= 8
+            if not mask:
+                break
+        return out
+    return join
 
 
 def iter_bits(mask: int) -> Iterator[int]:

@@ -9,19 +9,30 @@ from typing import TYPE_CHECKING
 from table.backends import Backend
 
 if TYPE_CHECKING:
+    from hw_mocks.display import FakeDisplay
     from hw_mocks.table import MockTable
     from table.config import Config
     from table.doctor import DoctorParts
+    from table.ports import Display
 
 
 class MockBackend(Backend):
     name = "mock"
 
+    def fake_display(self, screen: tuple[int, int]) -> FakeDisplay:
+        from hw_mocks.display import FakeDisplay
+
+        return FakeDisplay(screen)
+
     def fake_table(self, seats: int, dealer_reader: bool,
-                   screen: tuple[int, int]) -> MockTable:
+                   screen: tuple[int, int], display: Display | None = None) -> MockTable:
+        from hw_mocks.display import FakeDisplay
         from hw_mocks.table import MockTable
 
-        return MockTable(seats=seats, dealer_reader=dealer_reader, screen=screen)
+        if display is not None and not isinstance(display, FakeDisplay):
+            raise TypeError("the fake table takes the display of fake_display()")
+        return MockTable(seats=seats, dealer_reader=dealer_reader, screen=screen,
+                         display=display)
 
     def doctor_parts(self, config: Config) -> DoctorParts:
         """The doctor's parts on the fakes: gpiozero's MockFactory, a display

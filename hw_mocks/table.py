@@ -31,14 +31,21 @@ class MockTable:
     def __init__(self, seats: int = 6, dealer_reader: bool = True,
                  screen: tuple[int, int] = (128, 64), hold_s: float = 1.0,
                  pins: GpioPins | None = None, keep_frames: int = 0,
-                 bounce_ms: int = 30) -> None:
+                 bounce_ms: int = 30, display: FakeDisplay | None = None) -> None:
+        """`display`: a FakeDisplay of the size `screen` already made (one that
+        shows the first frame while the rest loads); a new one by default."""
+        if display is not None and (display.size != screen or keep_frames):
+            raise ValueError(f"the display given is {display.size}, the screen {screen}"
+                             if display.size != screen else
+                             "keep_frames is for a display made here")
         pins = pins or GpioPins()
         if seats > len(pins.seat_leds):
             raise ValueError(f"{seats} seats but only {len(pins.seat_leds)} seat LED pins")
         self.clock = FakeClock()
         self.factory: Any = mock_factory()
         self.readers = FakeCardReaders(seats, dealer_reader)
-        self.display = FakeDisplay(screen, keep=keep_frames)
+        self.display = display if display is not None else FakeDisplay(screen,
+                                                                         keep=keep_frames)
         self.indicators = RecordingIndicators(self.factory, pins.seat_leds[:seats],
                                               pins.status_led, pins.buzzer)
         try:

@@ -15,11 +15,14 @@ entry points:
 Entry points are read from the installed metadata (`pip install .` or
 `pip install -e .`): after adding one to pyproject.toml, install again.
 `importlib.metadata` is imported only when they are first read (it is one
-of the costliest imports of a start on a small Pi), and read once.
+of the costliest imports of a start on a small Pi), and read once; a
+backend cardtable itself provides (`pi`, `mock`) is found in cardtable's own
+entry_points.txt, read directly, so `cardtable run` starts without it.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
@@ -135,9 +138,15 @@ class Backend:
     def close_ports(self, ports: Ports) -> None:
         raise BackendError(f"the {self.name} hardware does not run a configured table")
 
+    def fake_display(self, screen: tuple[int, int]) -> Display:
+        """The fake display alone, to show the first frame on before the rest
+        of the fake table loads (give it to `fake_table` after)."""
+        raise BackendError(f"the {self.name} hardware has no fake display: use --hardware mock")
+
     def fake_table(self, seats: int, dealer_reader: bool,
-                   screen: tuple[int, int]) -> FakeTable:
-        """A table of fakes that events files can play on."""
+                   screen: tuple[int, int], display: Display | None = None) -> FakeTable:
+        """A table of fakes that events files can play on (on `display`, one
+        from `fake_display`, if given)."""
         raise BackendError(f"events files play fake hardware; the {self.name} hardware "
                            "is real: use --hardware mock")
 
@@ -164,15 +173,85 @@ def _installed(group: str) -> tuple[EntryPoint, ...]:
 DISTRIBUTION = "cardtable"
 
 
-def _named(group: str, name: str) -> list[EntryPoint]:
-    """The entry points called `name` in `group`: cardtable's own if it has
-    one (reading one package's metadata), else every installed package's."""
-    from importlib.metadata import PackageNotFoundError, distribution
+class OwnEntryPoint:
+    """One of cardtable's own entry points, read from its installed
+    metadata's entry_points.txt (the attributes of `importlib.metadata.EntryPoint`
+    that `load_backend` uses)."""
 
+    def __init__(self, name: str, value: str, group: str) -> None:
+        self.name, self.value, self.group = name, value, group
+
+    @property
+    def module(self) -> str:
+        return self.value.partition(":")[0].strip()
+
+    def load(self) -> Any:
+        import importlib
+
+        target = importlib.import_module(self.module)
+        attrs = self.value.partition(":")[2].partition("[")[0].strip()
+        for attr in filter(None, attrs.split(".")):
+            target = getattr(target, attr)
+        return target
+
+
+def _own_metadata() -> str | None:
+    """The metadata folder of the cardtable distribution that
+    `importlib.metadata.distribution("cardtable")` finds (the first on
+    sys.path, named as it names them), without importing importlib.metadata."""
+    import os
+
+    for entry in sys.path:
+        folder = entry or "."
+        try:
+            names = os.listdir(folder)
+        except OSError:    # not a folder (a zip file), or gone
+            continue
+        for child in names:
+            low = child.lower()
+            stem, dot, suffix = low.rpartition(".")
+            # "cardtable-0.1.0.dist-info", "cardtable.egg-info" (a name with a
+            # separator, normalized, could never be "cardtable")
+            if dot and suffix in ("dist-info", "egg-info") and \
+                    stem.partition("-")[0] == DISTRIBUTION:
+                return os.path.join(folder, child)
+    return None
+
+
+def own_entry_points(group: str) -> list[OwnEntryPoint] | None:
+    """cardtable's own entry points in `group`, read straight from its
+    entry_points.txt (importing `importlib.metadata` costs a small Pi more than
+    the first frame may take); None when cardtable's metadata is not found."""
+    import os
+
+    folder = _own_metadata()
+    if folder is None:
+        return None
+    found: list[OwnEntryPoint] = []
+    section = None
     try:
-        own = list(distribution(DISTRIBUTION).entry_points.select(group=group, name=name))
-    except PackageNotFoundError:   # run from a checkout that is not installed
-        own = []
+        with open(os.path.join(folder, "entry_points.txt"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in lines:
+        line = line.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+        elif section == group and "=" in line:
+            name, _, value = line.partition("=")
+            found.append(OwnEntryPoint(name.strip(), value.strip(), group))
+    return found
+
+
+def _named(group: str, name: str) -> list[Any]:
+    """The entry points called `name` in `group`: cardtable's own if it has
+    one (read from its entry_points.txt alone), else every installed package's."""
+    own = [ep for ep in own_entry_points(group) or [] if ep.name == name]
     return own or [ep for ep in _entries(group) if ep.name == name]
 
 

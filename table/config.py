@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from table.choices import CONFIG_ENV, CONFIG_PATH  # the first frame reads them early, too
+from table.choices import DISPLAY_DEFAULTS as _D
 from table.club.config import ClubConfig, check_club, club_toml
 from table.fields import (
     Check,
@@ -47,8 +49,8 @@ from table.fields import kind as _kind
 from table.fields import show as _show
 from table.settings import TableSettings
 
-DEFAULT_PATH = Path("/etc/cardtable/config.toml")
-ENV_VAR = "CARDTABLE_CONFIG"
+DEFAULT_PATH = Path(CONFIG_PATH)
+ENV_VAR = CONFIG_ENV
 DEFAULT_STATE_DIR = "/var/lib/cardtable"
 
 DIRECTIONS: tuple[str, ...] = ("anticlockwise", "clockwise")
@@ -150,14 +152,14 @@ class HubConfig:
 
 @dataclass(frozen=True)
 class DisplayConfig:
-    driver: str = setting("ssd1306", OneOf(DISPLAY_DRIVERS))
-    interface: str = setting("i2c", OneOf(("i2c", "spi")))
-    width: int = setting(128, Whole(8, 256))
-    height: int = setting(64, Whole(8, 256))
-    rotate: int = setting(0, OneOf((0, 1, 2, 3)))
-    contrast: int = setting(0xCF, Whole(0, 255))
-    i2c_port: int = setting(1, Whole(0, 22))
-    i2c_address: int = setting(0x3C, Whole(0x03, 0x77))
+    driver: str = setting(_D["driver"], OneOf(DISPLAY_DRIVERS))
+    interface: str = setting(_D["interface"], OneOf(("i2c", "spi")))
+    width: int = setting(_D["width"], Whole(8, 256))
+    height: int = setting(_D["height"], Whole(8, 256))
+    rotate: int = setting(_D["rotate"], OneOf((0, 1, 2, 3)))
+    contrast: int = setting(_D["contrast"], Whole(0, 255))
+    i2c_port: int = setting(_D["i2c_port"], Whole(0, 22))
+    i2c_address: int = setting(_D["i2c_address"], Whole(0x03, 0x77))
     spi_port: int = setting(0, Whole(0, 6))
     #: 0..(chip selects of `spi_port`) - 1 (SPI_DEVICES); the checker narrows the range.
     spi_device: int = setting(0, Whole(0, max(SPI_DEVICES.values()) - 1))

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
+from table.choices import DEFAULT_LANGUAGE, DEFAULT_SCREEN
+from table.choices import KNOWLEDGE_MODES as KNOWLEDGE_MODES  # the names' one place
+from table.choices import LANGUAGES as LANGUAGES
 from table.fields import Custom, Derived, Flag, OneOf, Seconds, Whole, kind, setting, show
 
 Knowledge = Literal["scan", "dealt", "open"]
 Language = Literal["en", "ro", "hu"]
-KNOWLEDGE_MODES: tuple[str, ...] = ("scan", "dealt", "open")
-LANGUAGES: tuple[str, ...] = ("en", "ro", "hu")
 
 
 def knowledge_mode(value: str) -> Knowledge:
@@ -88,11 +89,12 @@ class TableSettings:
     #: checked by the game's own option specs (engine)
     options: dict[str, Any] = field(default_factory=dict)
     knowledge: Knowledge = setting("open", OneOf(KNOWLEDGE_MODES))
-    language: Language = setting("en", OneOf(LANGUAGES))
+    language: Language = setting(DEFAULT_LANGUAGE, OneOf(LANGUAGES))
     debounce_ms: int = setting(150, Whole(0, 5000))
     admin_uids: tuple[str, ...] = setting((), Custom(_uids_problem, _upper_uids))
     seat_names: tuple[str, ...] = setting((), Derived("the names in [[seats]]"))
-    screen: tuple[int, int] = setting((128, 64), Derived("[display] width, height and rotate"))
+    screen: tuple[int, int] = setting(DEFAULT_SCREEN,
+                                      Derived("[display] width, height and rotate"))
     has_dealer_reader: bool = setting(True, Derived("[dealer]"))
     notice_s: float = setting(2.5, Seconds(0.5, 60))
     error_s: float = setting(8.0, Seconds(1, 600))

@@ -90,6 +90,46 @@ def test_the_touch_bench_runs_the_whole_path_for_plays_and_refusals(tmp_path, ca
     rows = {row.split("|")[1].strip(): row.split("|")[1:-1] for row in out.splitlines()
             if row.startswith(("| accepted", "| refused"))}
     assert set(rows) == {"accepted", "refused"}
-    # an error screen is inverse video: the whole frame goes over the bus
-    assert rows["refused"][4].strip().startswith("1030 B")
+    # an error screen is inverse video, by the panel's own flag: less than the
+    # whole frame (1030 B) goes over the bus
+    refused_bytes = int(rows["refused"][4].strip().split(" B")[0])
+    assert 0 < refused_bytes < 1030
     assert ("met" if status == 0 else "MISSED") in rows["refused"][-1] + rows["accepted"][-1]
+
+
+def test_the_start_up_bench_times_the_real_run_from_its_first_frame_to_ready(capsys):
+    """One launch of each kind (and one warm-up): the first frame (on the
+    I2C bus for --hardware pi, on the fake display for mock) comes before
+    ready, and the floor is measured too."""
+    bench = load("display_bench")
+    got = bench.startup(runs=1)
+    for kind in ("pi", "mock"):
+        (run,) = got[kind]
+        assert run["status"] == 0 and run["frames"] >= 1
+        assert 0 < run["first"] < run["ready"] and run["first_cpu"] < run["ready_cpu"]
+        assert len(got["floor_" + kind]) == 1
+    assert len(got["pass"]) == 1
+    (pi,) = got["pi"]
+    phases = [pi["began"][m] for m in ("luma.oled.device", "gpiozero", "table.controller")]
+    assert [pi["first_cpu"], *phases, pi["ready_cpu"]] == sorted(
+        [pi["first_cpu"], *phases, pi["ready_cpu"]])     # the phases in their order
+    bench.startup_report(got)
+    out = capsys.readouterr().out
+    assert "| --hardware pi (mock pins) |" in out and "floor of --hardware mock" in out
+
+
+def test_the_controller_bench_runs_a_trees_own_bench_on_its_own_code(tmp_path):
+    """`controller_bench.py --against REV` times REV's tree with REV's own
+    bench: each run must import the tree it was given (this one here), and a
+    tree whose code would come from elsewhere is refused, not timed."""
+    import shutil
+
+    bench = load("controller_bench")
+    root = BENCH.parent
+    cpu = bench.cpu_run(root, 1, tmp_path / "state")
+    assert len(cpu["play"]) >= 20 and all(t > 0 for t in cpu["play"])
+    assert set(cpu) == {"play", "refusal"}
+    elsewhere = tmp_path / "tree"
+    shutil.copytree(BENCH, elsewhere / "bench")   # a bench without the code beside it
+    with pytest.raises(SystemExit, match="not the tree in"):
+        bench.cpu_run(elsewhere, 1, tmp_path / "state2")

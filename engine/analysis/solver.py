@@ -8,8 +8,16 @@ points go to one side, so side 1's best is what side 0 cannot stop it taking.
 
 The techniques (each measured in bench/solver_bench.py):
 
-* **yes/no searches**: `_boundary(need)` answers "can side 0 still take
-  `need` points?"; the exact value is a binary search on `need`.
+* **yes/no searches**: `boundary(need)` answers "can side 0 still take
+  `need` points?"; the exact value is a binary search on `need`. The answers
+  are *fail-soft*: a yes comes with the most points the search proved
+  reachable, a no with the fewest it proved out of reach, so a question
+  often settles more than one value of `need`. `Solver.value(guess)` asks
+  about the guess and one point beside it before halving (each card's value
+  at the root starts from the previous card's).
+* **sure points** (`engine.analysis.bounds`): before a new position is
+  searched, the points of the top trumps one side holds bound its value
+  from both sides; a question outside those bounds is answered at once.
 * **a transposition table at trick boundaries**, keyed by the cards
   *renumbered by their rank among the cards still out*: which cards were
   played does not matter, only who holds the 1st, 2nd, ... card of each suit
@@ -34,9 +42,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.analysis.bounds import sure_points
 from engine.analysis.rules import SolverRules
 from engine.cards import TRUMP
-from engine.legal import legal_mask
+from engine.legal import BY_LED_SUIT, follow_table, legal_mask
 
 #: Above this many entries the transposition table starts again.
 TT_LIMIT = 2_000_000
@@ -146,25 +155,48 @@ class Solver:
             return True
         if need > s.rem:
             return False
+        return self.probe(need) >= need
+
+    def probe(self, need: int) -> int:
+        """The fail-soft answer to "can side 0 take `need`?": a result r >=
+        need says side 0 can take at least r of the points still out, r <
+        need that it can take at most r."""
+        s = self._s
+        if need <= 0:
+            return 0
+        if need > s.rem:
+            return s.rem
         if not s.trick:
             return s.boundary(need)
         led, bseat, bkey, tpts = self._trick_state()
         return s.play(self.turn, need, led, bseat, bkey, tpts)
 
-    def value(self) -> int:
-        """Side 0's points from here under best play by both sides."""
+    def value(self, guess: int | None = None) -> int:
+        """Side 0's points from here under best play by both sides. With a
+        `guess` (a value likely to be right, such as another card's), the
+        first questions are "at least `guess`?" and then one point either
+        side of it, before halving what is left."""
         s = self._s
         lo, hi = 0, s.rem
         if not s.trick:
             found = self.tt.get(s.key())
             if found is not None:
                 lo, hi = max(lo, found[0]), min(hi, found[1])
+        steps = 0 if guess is None else _GUESS_STEPS
+        need = guess
         while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.can_reach(mid):
-                lo = mid
+            if steps and need is not None:
+                steps -= 1
+                need = min(max(need, lo + 1), hi)
             else:
-                hi = mid - 1
+                need = (lo + hi + 1) // 2
+            r = self.probe(need)
+            if r >= need:
+                lo = r
+                need = r + 1
+            else:
+                hi = r
+                need = r
         return lo
 
     def card_values(self) -> dict[int, int]:
@@ -173,15 +205,17 @@ class Solver:
         seat = self.turn
         legal = self.legal()
         out: dict[int, int] = {}
+        guess: int | None = None
         for rep, members in self._classes(legal):
-            v = self._value_after(seat, rep)
+            v = self._value_after(seat, rep, guess)
+            guess = v
             for b in members:
                 out[b] = v
         return out
 
     # ----- playing a card at the root ----------------------------------------------
 
-    def _value_after(self, seat: int, b: int) -> int:
+    def _value_after(self, seat: int, b: int, guess: int | None = None) -> int:
         s = self._s
         saved = (s.hands[seat], list(s.trick), s.leader, s.gone, s.rem)
         s.hands[seat] &= ~(1 << b)
@@ -199,7 +233,7 @@ class Solver:
             if self.side0[bseat]:
                 got = tpts
         try:
-            return got + self.value()
+            return got + self.value(None if guess is None else guess - got)
         finally:
             s.hands[seat], s.trick, s.leader, s.gone, s.rem = saved
 
@@ -278,9 +312,15 @@ class _Search:
         # with this many cards, may not lead a trump while it holds another.
         ntl_seat, ntl_cards = no_trump_lead if no_trump_lead is not None else (-1, -1)
         plain = ~tables.suit_mask[TRUMP]
+        trumps = tables.suit_mask[TRUMP]
+        # The follower's legal cards by led suit, for the families that
+        # decide by the led suit alone (the game's own table).
+        follow = follow_table(family, tables) if family in BY_LED_SUIT else None
         chunk_cache: dict[int, tuple[tuple[tuple[int, int, int], ...], int, int]] = {}
         hands = self.hands
         me = self
+
+        pmasks_guards = (*pmasks, guards)
 
         def chunks_of(u: int) -> tuple[tuple[tuple[int, int, int], ...], int, int]:
             """The 8-bit chunks of `u` (shift, chunk << 8, bits of `u` below
@@ -297,7 +337,7 @@ class _Search:
                 shift += 8
             width = pos
             sig = 0
-            for pm in (*pmasks, (tie & (u << 1)) if tie else 0, guards):
+            for pm in ((*pmasks, tie & (u << 1), guards) if tie else pmasks_guards):
                 pm &= u
                 part = 0
                 for sh, cs, p in chunks:
@@ -338,11 +378,14 @@ class _Search:
             memo[raw] = k
             return k
 
-        def boundary(need: int) -> bool:
+        def boundary(need: int) -> int:
+            # Fail-soft: a result r >= need says side 0 can take at least r
+            # of the points still out; r < need says at most r.
             if need <= 0:
-                return True
-            if need > me.rem:
-                return False
+                return 0
+            rem = me.rem
+            if need > rem:
+                return rem
             leader = me.leader
             lh = hands[leader]
             if lh & (lh - 1) == 0:
@@ -356,7 +399,7 @@ class _Search:
                     if k > bkey:
                         bseat, bkey = s, k
                 stats.nodes += n
-                return side0[bseat]
+                return rem if side0[bseat] else 0
             if stats.limit and stats.nodes > stats.limit:
                 raise SearchLimit(stats.nodes)
             stats.probes += 1
@@ -366,28 +409,44 @@ class _Search:
                 lo, hi = found
                 if lo >= need:
                     stats.hits += 1
-                    return True
+                    return lo
                 if hi < need:
                     stats.hits += 1
-                    return False
+                    return hi
             else:
-                lo, hi = 0, me.rem
+                lo, hi = 0, rem
+                if trumps:
+                    sure0, sure1 = sure_points(trumps, tie, points, hands, side0)
+                    lo, hi = sure0, rem - sure1
+                    if lo >= need or hi < need:
+                        stats.hits += 1
+                        if len(tt) >= TT_LIMIT:
+                            tt.clear()
+                        tt[k] = (lo, hi)
+                        return lo if lo >= need else hi
             r = play(leader, need, -1, -1, -2, 0)
-            if r:
-                if need > lo:
-                    lo = need
-            elif need - 1 < hi:
-                hi = need - 1
+            if r >= need:
+                lo = r
+            else:
+                hi = r
             if len(tt) >= TT_LIMIT:
                 tt.clear()
             tt[k] = (lo, hi)
             return r
 
-        def play(seat: int, need: int, led: int, bseat: int, bkey: int, tpts: int) -> bool:
+        def play(seat: int, need: int, led: int, bseat: int, bkey: int, tpts: int) -> int:
+            # Fail-soft like `boundary`, for the points from the start of
+            # this trick (its own cards included).
             stats.nodes += 1
             trick = me.trick
             hand = hands[seat]
-            legal = legal_mask(family, tables, hand, trick, undertrump)
+            if bseat < 0:
+                legal = hand
+            elif follow is not None:
+                first, second = follow[led]
+                legal = hand & first or hand & second or hand
+            else:
+                legal = legal_mask(family, tables, hand, trick, undertrump)
             if seat == ntl_seat and bseat < 0 and hand.bit_count() == ntl_cards \
                     and legal & plain:
                 legal &= plain
@@ -449,6 +508,7 @@ class _Search:
                 for x in trick:
                     tb |= 1 << x
                 me.trick = []
+                best = -1 if maxi else 1 << 30
                 try:
                     for b in moves:
                         k = power[b] if bseat < 0 else keytab[led][b]
@@ -458,16 +518,28 @@ class _Search:
                         me.leader = nbs
                         me.gone = tb | (1 << b)
                         me.rem -= tp
-                        r = boundary(need - tp if side0[nbs] else need)
+                        if side0[nbs]:
+                            r = boundary(need - tp) + tp
+                        else:
+                            r = boundary(need)
                         me.rem += tp
-                        if r == maxi:
-                            return r
-                    return not maxi
+                        if maxi:
+                            if r >= need:
+                                return r
+                            if r > best:
+                                best = r
+                        else:
+                            if r < need:
+                                return r
+                            if r < best:
+                                best = r
+                    return best
                 finally:
                     hands[seat] = hand
                     me.trick = trick
                     me.leader, me.gone = saved_leader, saved_gone
             nxt = (seat + 1) % n
+            best = -1 if maxi else 1 << 30
             for b in moves:
                 if bseat < 0:
                     nled = eff[b]
@@ -482,11 +554,20 @@ class _Search:
                 else:
                     r = play(nxt, need, nled, bseat, bkey, tpts + points[b])
                 trick.pop()
-                if r == maxi:
-                    hands[seat] = hand
-                    return r
+                if maxi:
+                    if r >= need:
+                        hands[seat] = hand
+                        return r
+                    if r > best:
+                        best = r
+                else:
+                    if r < need:
+                        hands[seat] = hand
+                        return r
+                    if r < best:
+                        best = r
             hands[seat] = hand
-            return not maxi
+            return best
 
         self.key = key
         self.boundary = boundary
@@ -497,6 +578,8 @@ class _Search:
 _MOVE_BITS = 128
 _MOVES = _MOVE_BITS
 _MOVE_MASK = _MOVE_BITS - 1
+#: Questions asked next to a guess before halving (`Solver.value`).
+_GUESS_STEPS = 2
 
 
 def _pext8() -> list[int]:

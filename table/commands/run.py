@@ -14,18 +14,12 @@ the same folder and the table resumes where it stopped.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
-import random
-import signal
 import sys
-import tempfile
-import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from table.settings import KNOWLEDGE_MODES, LANGUAGES
+from table.choices import KNOWLEDGE_MODES, LANGUAGES
 
 if TYPE_CHECKING:
     from table.backends import Backend
@@ -141,37 +135,93 @@ def _load_config(path: Path | None, required: bool) -> Any:
 
 # ----- the real table -------------------------------------------------------------------
 
+class EarlyPanel:
+    """An I2C panel showing the first frame sent before the table loaded
+    (`table.drivers.early_frame`): switched off again if the table then
+    refuses to start before the display is opened for real."""
+
+    def __init__(self, port: int, address: int) -> None:
+        self.port, self.address = port, address
+
+    def off(self) -> None:
+        from table.drivers.early_frame import panel_off
+
+        try:
+            panel_off(self.port, self.address)
+        except OSError:
+            pass   # the bus is gone: nothing shows on the panel either
+
+
+def early_starting(config_path: Path | None) -> EarlyPanel | None:
+    """ "Starting…" on an I2C OLED the moment the table starts, before the
+    configuration is checked and anything else is loaded (see
+    `table.first_frame`): from the [display] and [table] language of the
+    configuration file, read but not yet checked. None when the panel cannot
+    be reached this way (SPI, no display, a rotation by 90°, a file the full
+    check will refuse, no such bus): then the first frame comes once the
+    display is open, as for every other frame."""
+    from table.first_frame import panel_pages, peek_config, starting_rows
+
+    seen = peek_config(config_path)
+    d = seen.display if seen is not None else None
+    if seen is None or d is None or d["interface"] != "i2c" or d["rotate"] not in (0, 2) \
+            or d["driver"] not in ("ssd1306", "sh1106"):
+        return None
+    width, height = int(d["width"]), int(d["height"])
+    rows = starting_rows(seen.language, seen.size)
+    if rows is None:
+        return None
+    try:
+        from table.drivers.early_frame import show_early_frame
+
+        show_early_frame(str(d["driver"]), int(d["i2c_port"]), int(d["i2c_address"]),
+                         width, height, int(d["contrast"]),
+                         panel_pages(rows, width, height, int(d["rotate"])))
+    except (ImportError, OSError, ValueError):
+        return None   # smbus2 missing, no bus, no panel: said when the display opens
+    return EarlyPanel(int(d["i2c_port"]), int(d["i2c_address"]))
+
+
 def run_pi(args: argparse.Namespace) -> int:
     if args.events is not None:
         return fail("--events plays fake hardware: use it with --hardware mock")
+    # the first frame, before the configuration is checked and the table loads
+    return _run_pi(args, early_starting(args.config))
+
+
+def _run_pi(args: argparse.Namespace, early: EarlyPanel | None) -> int:
+    def refuse(text: str, status: int = 2) -> int:
+        if early is not None:
+            early.off()
+        return fail(text, status)
+
     try:
         from table.config import ConfigError
     except ModuleNotFoundError:
-        return fail("this version has no configuration support (table.config); "
-                    "use --hardware mock")
+        return refuse("this version has no configuration support (table.config); "
+                      "use --hardware mock")
     try:
         config = _load_config(args.config, required=True)
     except ConfigError as exc:
-        return fail(str(exc))
+        return refuse(str(exc))
     from table.backends import BackendNotInstalled, load_backend
 
     try:
         backend = load_backend("pi")
     except BackendNotInstalled as exc:
-        return fail(f"the hardware drivers are not available ({exc}); "
-                    "use --hardware mock, or install cardtable[pi] on the Pi")
-    from table.screens.starting import show_starting
-
+        return refuse(f"the hardware drivers are not available ({exc}); "
+                      "use --hardware mock, or install cardtable[pi] on the Pi")
     state = args.state or Path(config.state_dir)
     try:
+        # luma sets the panel up again and clears it: "Starting…" is shown once more
         ports = backend.open_ports(config, announce=lambda text: print(
             f"cardtable run: {text}", file=sys.stderr, flush=True),
-            first_frame=lambda display: show_starting(display, config.table.language))
+            first_frame=lambda display: show_starting_frame(display, config.table.language))
     except ModuleNotFoundError as exc:
-        return fail(f"the hardware drivers are not available ({exc}); "
-                    "use --hardware mock, or install cardtable[pi] on the Pi")
+        return refuse(f"the hardware drivers are not available ({exc}); "
+                      "use --hardware mock, or install cardtable[pi] on the Pi")
     except Exception as exc:  # the drivers' own errors name the part that failed
-        return fail(f"cannot start the hardware: {exc}", 1)
+        return refuse(f"cannot start the hardware: {exc}", 1)
     # "Starting…" is on the screen: now the controller, the rules and the journal
     from table.controller import Controller
     from table.journal import JournalError
@@ -183,6 +233,9 @@ def run_pi(args: argparse.Namespace) -> int:
         return _refuse(exc, ports.display, lambda: _close_pi_ports(ports))
     publisher = _join_club(config, ctl, state)
     voice = start_voice(config, ctl, args.voice)
+    import signal
+    import threading
+
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -313,6 +366,8 @@ def mock_settings(args: argparse.Namespace) -> tuple[Any, Any]:
     if args.language:
         changes["language"] = args.language
     if changes:
+        import dataclasses
+
         settings = dataclasses.replace(settings, **changes)
     return settings, config
 
@@ -327,22 +382,60 @@ def _option_value(text: str) -> Any:
         return text
 
 
+def _mock_first_frame(args: argparse.Namespace, backend: Backend) -> Any:
+    """The fake display with "Starting…" on it, before the settings are
+    checked and the rest of the fake table loads; None if the backend has
+    no fake display."""
+    from table.backends import BackendError
+    from table.choices import DEFAULT_LANGUAGE, DEFAULT_SCREEN
+    from table.first_frame import peek
+
+    seen = peek(args.config) if args.config else None
+    language = args.language or (seen.language if seen is not None else DEFAULT_LANGUAGE)
+    size = seen.size if seen is not None else DEFAULT_SCREEN
+    try:
+        display = backend.fake_display(size)
+    except BackendError:
+        return None
+    show_starting_frame(display, language)
+    return display
+
+
+def show_starting_frame(display: Any, language: str) -> None:
+    """ "Starting…" on a display that takes images: the frame drawn ahead of
+    time (`table.first_frame`) if there is one for its size, else drawn now."""
+    from table.first_frame import starting_rows
+
+    rows = starting_rows(language, display.size)
+    if rows is None:
+        from table.screens.starting import show_starting
+
+        show_starting(display, language)
+        return
+    from PIL import Image
+
+    display.show(Image.frombytes("1", display.size, rows))
+
+
 def run_mock(args: argparse.Namespace, backend: Backend) -> int:
     from table.backends import BackendError
-    from table.screens.starting import show_starting
 
+    # the first frame, before the settings, the controller, the rules and the journal load
+    display = _mock_first_frame(args, backend)
     try:
         settings, config = mock_settings(args)
     except Exception as exc:  # ConfigError: every mistake, with its key
         return fail(str(exc))
     seats = len(config.seats) if config is not None else 6
     dealer = (config.dealer is not None) if config is not None else settings.has_dealer_reader
+    if display is not None and display.size != tuple(settings.screen):
+        display = None
     try:
-        mock = backend.fake_table(seats, dealer, settings.screen)
+        mock = backend.fake_table(seats, dealer, settings.screen, display=display)
     except BackendError as exc:
         return fail(str(exc))
-    # the first frame, before the controller, the rules and the journal load
-    show_starting(mock.ports.display, settings.language)
+    if display is None:
+        show_starting_frame(mock.ports.display, settings.language)
     try:
         return _run_mock_table(args, settings, config, seats, dealer, mock)
     finally:
@@ -376,10 +469,15 @@ def _run_mock_table(args: argparse.Namespace, settings: Any, config: Any, seats:
             return fail(str(exc))
     temp = None
     if state is None:
+        import tempfile
+
         temp = tempfile.TemporaryDirectory(prefix="cardtable-")
         state = Path(temp.name)
         if not args.quiet:
             say(f"(no --state: the journal is kept in {state} until the end of this run)")
+    import dataclasses
+    import random
+
     settings = dataclasses.replace(settings, has_dealer_reader=dealer)
     seeds = random.Random(args.seed) if args.seed is not None else None
     try:
@@ -474,6 +572,8 @@ def play(player: Any, events: list[Any], source: str, pace: float = 0.0) -> None
                 "The events before it were played (and kept in the journal); "
                 "nothing after it was.") from None
         if pace:
+            import time
+
             time.sleep(pace)
 
 

@@ -1,8 +1,8 @@
-"""The table controller: a `transitions` state machine (`machine`) driving a
-plain model (`model`) over the durable session (`session`: the match and the
-hand's `HandFlow`, journaled), fed by one event queue (`loop.Controller`)
-after read hygiene (`hygiene`), and shown through the screens
-(`present` -> `table.screens`).
+"""The table controller: a state machine (`machine`: tables written for
+`transitions`, run compiled) driving a plain model (`model`) over the
+durable session (`session`: the match and the hand's `HandFlow`,
+journaled), fed by one event queue (`loop.Controller`) after read hygiene
+(`hygiene`), and shown through the screens (`present` -> `table.screens`).
 
     from table.controller import Controller
     ctl = Controller.open(settings, ports, "/var/lib/cardtable")

@@ -21,8 +21,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from transitions.core import MachineError
-
 from table.controller import machine
 from table.controller.hygiene import Debouncer
 from table.controller.model import Notice, TableModel
@@ -133,7 +131,7 @@ class Controller:
         """Replay the journal (if any) and go to the state it calls for.
         Returns the number of entries replayed."""
         n = self.session.restore(self.journal) if self.journal is not None else 0
-        self.model.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        self.model.step()  # type: ignore[attr-defined]  # a trigger the machine adds
         self.refresh()
         return n
 
@@ -267,7 +265,7 @@ class Controller:
         """Fire a machine trigger; False when the current state does not take it."""
         try:
             return bool(getattr(self.model, trigger)(*args))
-        except MachineError:
+        except machine.TriggerRefused:
             self.model.notify("ignored", f"{trigger} in {self.state}")
             return False
 

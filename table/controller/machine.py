@@ -3,10 +3,13 @@
 `STATES` and `TRANSITIONS` are plain tables for the `transitions` library;
 the callbacks they name (guards are predicates `is_...`/`has_...`/`can_...`,
 actions are verbs) are methods of `table.controller.model.TableModel`.
-The machine is built with `queued=True` (a trigger fired by a callback runs
-after the current one) and `auto_transitions=False`. docs/controller.md shows
-the diagram generated from these tables (`mermaid()`); a test checks it is
-up to date.
+They are written for `transitions` with `queued=True` (a trigger fired by a
+callback runs after the current one) and `auto_transitions=False`, and that
+is the machine's definition: `transitions` draws it (`mermaid()`, the
+diagram in docs/controller.md, which a test checks is up to date) and the
+tests hold the table to `transitions`' own machines of these tables. The
+table itself runs them compiled (`COMPILED`, `Dispatch`): the same
+behaviour, a precomputed dispatch, and no `transitions` import at run time.
 
 Triggers: `read(place, uid)` a card read at once or seen steadily on a
 reader; `ok`, `undo`, `menu` (short presses) and `undo_long`; `reader_offline(place)`,
@@ -16,6 +19,8 @@ state that the session (the match, the hand's `HandFlow`) now calls for.
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 #: Every trigger the machine knows.
@@ -191,15 +196,166 @@ def flat_transitions() -> list[dict[str, Any]]:
             for _, _, t in sorted(found, key=lambda item: item[:2])]
 
 
+#: The keys a transition may carry: what the compiled dispatch runs (a table
+#: using any other `transitions` feature is refused when it is compiled).
+_KEYS = frozenset({"trigger", "source", "dest", "conditions", "unless", "before", "after"})
+
+
+class TriggerRefused(Exception):
+    """The current state does not take this trigger (`transitions` raises
+    its `MachineError` there): nothing ran, nothing changed."""
+
+
+#: One transition ready to run: (guards that must hold, guards that must not,
+#: the destination or None for an internal transition, the actions before the
+#: state changes, the actions after), by callback name.
+Compiled = tuple[tuple[str, ...], tuple[str, ...], "str | None", tuple[str, ...],
+                 tuple[str, ...]]
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise TypeError(f"callbacks must be named by strings: {value!r}")
+
+
+def compile_tables() -> dict[str, dict[str, tuple[Compiled, ...]]]:
+    """`flat_transitions()` precomputed for dispatch: trigger -> leaf state ->
+    the transitions to try there, in order. Pure data from the tables; no
+    `transitions` import."""
+    table: dict[str, dict[str, list[Compiled]]] = {trigger: {} for trigger in TRIGGERS}
+    for t in flat_transitions():
+        unknown = set(t) - _KEYS
+        if unknown:
+            raise ValueError(f"the compiled machine does not run {sorted(unknown)}: {t}")
+        if t["trigger"] not in table:
+            raise ValueError(f"unknown trigger {t['trigger']!r} (not in TRIGGERS)")
+        if t["dest"] is not None and t["dest"] not in LEAVES:
+            raise ValueError(f"{t['trigger']} leads to {t['dest']!r}, not a leaf state")
+        table[t["trigger"]].setdefault(t["source"], []).append(
+            (_names(t.get("conditions")), _names(t.get("unless")), t["dest"],
+             _names(t.get("before")), _names(t.get("after"))))
+    return {trigger: {state: tuple(found) for state, found in by_state.items()}
+            for trigger, by_state in table.items()}
+
+
+#: The compiled tables (made once, when this module is imported).
+COMPILED: dict[str, dict[str, tuple[Compiled, ...]]] = compile_tables()
+
+_Bound = tuple[tuple[Callable[..., Any], ...], tuple[Callable[..., Any], ...], "str | None",
+               tuple[Callable[..., Any], ...], tuple[Callable[..., Any], ...]]
+
+
+class Dispatch:
+    """The machine the table runs: `COMPILED` with every callback bound to
+    the model once, at the start.
+
+    It does what `transitions.Machine(queued=True, auto_transitions=False,
+    send_event=False)` does with the same tables (a test holds the two to it
+    for random trigger sequences from every state): each trigger becomes a
+    method of the model; the transitions of the current state are tried in
+    order, the first whose `conditions` all hold (and `unless` all fail) runs
+    its `before` actions, sets `model.state` to its `dest` (an internal
+    transition keeps the state) and runs its `after` actions, with the
+    trigger's arguments. A trigger fired while another runs (an action
+    calling `self.step()`) is queued and runs after it, in the state it
+    finds then; a trigger call returns True (the queue's answer, as
+    `transitions` gives it), or raises `TriggerRefused` when the current
+    state does not take it. An exception clears the queue and propagates.
+    A callback the model lacks fails here, at the start, not at its first use.
+    """
+
+    def __init__(self, model: Any, initial: str = "boot") -> None:
+        self.model = model
+        self._queue: deque[tuple[str, dict[str, tuple[_Bound, ...]], tuple[Any, ...]]] = deque()
+        self._running = False
+
+        def bind(names: tuple[str, ...]) -> tuple[Callable[..., Any], ...]:
+            out = []
+            for name in names:
+                fn = getattr(model, name, None)
+                if not callable(fn):
+                    raise AttributeError(f"{type(model).__name__} has no callback {name!r}")
+                out.append(fn)
+            return tuple(out)
+
+        for trigger, by_state in COMPILED.items():
+            bound = {state: tuple((bind(c), bind(u), dest, bind(b), bind(a))
+                                  for c, u, dest, b, a in found)
+                     for state, found in by_state.items()}
+            setattr(model, trigger, self._trigger(trigger, bound))
+        self.set_state(initial)
+
+    def set_state(self, state: str) -> None:
+        """Put the model in `state` (a leaf), without running anything."""
+        if state not in LEAVES:
+            raise ValueError(f"not a state of the machine: {state!r}")
+        self.model.state = state
+
+    def _trigger(self, trigger: str, by_state: dict[str, tuple[_Bound, ...]]
+                 ) -> Callable[..., bool]:
+        model = self.model
+        queue = self._queue
+
+        def fire(*args: Any) -> bool:
+            if self._running:
+                queue.append((trigger, by_state, args))
+                return True
+            self._running = True
+            try:
+                _run(model, trigger, by_state, args)
+                while queue:
+                    _run(model, *queue[0])
+                    queue.popleft()
+            except BaseException:
+                queue.clear()
+                raise
+            finally:
+                self._running = False
+            return True
+
+        fire.__name__ = trigger
+        return fire
+
+
+def _run(model: Any, trigger: str, by_state: dict[str, tuple[_Bound, ...]],
+         args: tuple[Any, ...]) -> None:
+    """One trigger in the model's current state (see `Dispatch`)."""
+    state = model.state
+    found = by_state.get(state)
+    if found is None:
+        raise TriggerRefused(f"Can't trigger event {trigger} from state {state}!")
+    for conditions, unless, dest, before, after in found:
+        for guard in conditions:
+            if not guard(*args):
+                break
+        else:
+            for guard in unless:
+                if guard(*args):
+                    break
+            else:
+                for action in before:
+                    action(*args)
+                if dest is not None:
+                    model.state = dest
+                for action in after:
+                    action(*args)
+                return
+
+
 def build(model: Any, graph: bool = False) -> Any:
     """The machine for `model` (a `TableModel`), in its initial state `boot`.
 
-    The table runs a flat `transitions.Machine` over the leaf states
-    (`flat_transitions`): a trigger looks up its state's transitions at once,
-    instead of walking the nesting, and the start does not load
-    `transitions.extensions` (and asyncio with it). `graph=True` builds the
-    nested, diagram-capable machine of the same tables (for `mermaid`); a
-    test holds the two to the same behaviour."""
+    The table runs the compiled dispatch (`Dispatch` over `COMPILED`): a
+    trigger looks up its state's transitions at once, with the callbacks
+    bound at the start, and `transitions` is not imported at all.
+    `graph=True` builds `transitions`' nested, diagram-capable machine of the
+    same tables (for `mermaid`); tests hold the dispatch to `transitions`'
+    own machines of the tables (`reference`, `nested`)."""
     if graph:
         from transitions.extensions import HierarchicalGraphMachine
 
@@ -207,6 +363,13 @@ def build(model: Any, graph: bool = False) -> Any:
             model=model, states=STATES, transitions=TRANSITIONS, initial="boot", queued=True,
             auto_transitions=False, send_event=False, ignore_invalid_triggers=False,
             graph_engine="mermaid", show_conditions=True, title="cardtable controller")
+    return Dispatch(model)
+
+
+def reference(model: Any) -> Any:
+    """`transitions`' flat `Machine` over the leaf states (`flat_transitions`),
+    as the table ran before the compiled dispatch: the checked model the
+    tests compare `Dispatch` with."""
     from transitions.core import Machine
 
     return Machine(model=model, states=list(LEAVES), transitions=flat_transitions(),

@@ -5,8 +5,9 @@ error or notice on the screen, the menus' cursors, the enrollment in
 progress, readers offline) and turns machine triggers into `Session`
 operations. It never draws, lights or beeps by itself: it leaves what should
 be shown in its fields (`overlay`, `buzzes`, ...) and the controller's loop
-shows it after the journal entry is written. The transitions library adds
-the triggers (`read`, `ok`, `step`, ...) and `state` to it.
+shows it after the journal entry is written. The machine
+(`table.controller.machine.build`) adds the triggers (`read`, `ok`, `step`,
+...) and `state` to it.
 """
 
 from __future__ import annotations
@@ -365,7 +366,7 @@ class TableModel:
         self.overlay = None
         match = self.session.start_match(self.seed_source())
         self.notify("match", "start", match=match.id, dealer=match.state.dealer)
-        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        self.step()  # type: ignore[attr-defined]  # a trigger the machine adds
 
     # ----- setup (MENU) -------------------------------------------------------------------
 
@@ -473,13 +474,14 @@ class TableModel:
         self.clear_error()
         self.notify("accepted", read.card.code, seat=read.seat, uid=read.uid,
                     card=read.card.code)
-        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        self.step()  # type: ignore[attr-defined]  # a trigger the machine adds
 
     # ----- the hand's steps ---------------------------------------------------------------
 
     def owner_of(self, hand: Hand, c: Card) -> int | None:
         """The seat known to hold `c` (hands read while scanning or dealing)."""
-        holders = [r.seat for r in hand.reads if r.card == c]
+        code = c.code      # cards are equal when their codes are (engine.cards.Card)
+        holders = [r.seat for r in hand.reads if r.card.code == code]
         return holders[0] if len(holders) == 1 else None
 
     @staticmethod
@@ -528,7 +530,7 @@ class TableModel:
         self.overlay = None
         card = taken.card
         self.notify("withdrawn", card.code if card else "", seat=taken.seat, uid=taken.uid)
-        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        self.step()  # type: ignore[attr-defined]  # a trigger the machine adds
         return True
 
     def take_card(self, place: int, uid: str) -> None:
@@ -597,7 +599,7 @@ class TableModel:
             t = outcome.trick
             self.notify("trick", f"{t.number}", winner=t.winner, points=t.points,
                         cards=[c.code for c in t.cards])
-        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        self.step()  # type: ignore[attr-defined]  # a trigger the machine adds
 
     def choice_cursor(self) -> int:
         hand = self.hand_or_none()
@@ -659,13 +661,13 @@ class TableModel:
             self.overlay = None
             card = getattr(taken, "card", None)
             self.notify("undone", card.code if card else "", seat=taken.seat)
-        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        self.step()  # type: ignore[attr-defined]  # a trigger the machine adds
 
     def take_abort(self) -> None:
         self.session.abort()
         self.overlay = None
         self.notify("hand", "aborted")
-        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        self.step()  # type: ignore[attr-defined]  # a trigger the machine adds
 
     def take_next_hand(self) -> None:
         summary = self.session.next_hand()
@@ -676,7 +678,7 @@ class TableModel:
         if match is not None and match.over:
             self.buzzes.append("match_end")
             self.notify("match", "over", state=summary.after.to_json())
-        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        self.step()  # type: ignore[attr-defined]  # a trigger the machine adds
 
     def take_end(self) -> None:
         self.session.end_match("players")
@@ -688,7 +690,7 @@ class TableModel:
         self.notify("match", "closed")
 
     def go_back(self) -> None:
-        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        self.step()  # type: ignore[attr-defined]  # a trigger the machine adds
 
     # ----- admin ----------------------------------------------------------------------------
 
@@ -720,7 +722,7 @@ class TableModel:
     def leave_admin(self, *args: Any) -> None:
         self.enroll_pack = None
         self.overlay = None
-        self.step()  # type: ignore[attr-defined]  # a trigger transitions adds
+        self.step()  # type: ignore[attr-defined]  # a trigger the machine adds
 
     def next_item(self) -> None:
         self.admin_cursor = (self.admin_cursor + 1) % len(self.admin_items())
@@ -790,7 +792,7 @@ class TableModel:
             except RegistryError as err:
                 self.registry_failed(err)
                 # back to the admin menu (a trigger the machine adds)
-                self.menu()  # type: ignore[attr-defined]  # added by transitions
+                self.menu()  # type: ignore[attr-defined]  # added by the machine
                 return
         self.enroll_message = ""
         self.last_enrolled = None

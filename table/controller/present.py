@@ -9,11 +9,12 @@ Only generic facts of the engine are used (`Game.title`, `team_of`,
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine import messages
 from engine.cards import Card
 from engine.errors import EngineError
+from engine.flow import Step
 from engine.game import Game
 from engine.match import Standing
 from engine.packs import PACKS
@@ -53,6 +54,12 @@ class Presenter:
     def __init__(self, model: TableModel) -> None:
         self.m = model
         self.hints = Hints()
+        # Texts every frame of a hand repeats, made once and kept while what
+        # they are made of stays the same (each: what it was made from, the
+        # text; a tuple's == tries `is` first, so the check is cheap).
+        self._teams: tuple[tuple[Any, ...], list[str]] = ((), [])
+        self._status: tuple[tuple[Any, ...], str] = ((), "")
+        self._prompt: tuple[tuple[Any, ...], str] = ((), "")
 
     # ----- helpers ----------------------------------------------------------------------------
 
@@ -82,6 +89,12 @@ class Presenter:
     def team_names(self, game: Game) -> list[str]:
         """"1+3", "2+4": the seats of each fixed team (every seat alone when
         the game has no fixed teams)."""
+        key = (game, self.m.settings.seat_names)
+        if key != self._teams[0]:
+            self._teams = (key, self._team_names(game))
+        return list(self._teams[1])
+
+    def _team_names(self, game: Game) -> list[str]:
         groups: dict[int, list[str]] = {}
         try:
             for s in range(game.players):
@@ -105,6 +118,12 @@ class Presenter:
 
     def status_text(self, game: Game, standing: Standing) -> str:
         """The match status in words: masters / slaves / even, score."""
+        key = (game, self.m.settings.seat_names, self.m.lang, standing)
+        if key != self._status[0]:
+            self._status = (key, self._status_text(game, standing))
+        return self._status[1]
+
+    def _status_text(self, game: Game, standing: Standing) -> str:
         _ = self._
         names = self.team_names(game)
         parts: list[str] = []
@@ -273,11 +292,19 @@ class Presenter:
 
     # the hand
 
-    def prompt(self, hand: Hand) -> str:
-        step = hand.step()
+    def prompt(self, hand: Hand, step: Step | None | Literal["ask"] = "ask") -> str:
+        """The pending step's sentence (`step`: that step, when the caller has it)."""
+        if isinstance(step, str):
+            step = hand.step()
         if step is None or not step.prompt:
             return ""
-        return self.m.message(step.prompt, seat=step.seat, family=hand.game.pack.family)
+        family = hand.game.pack.family
+        catalogue = self.m.catalogue()
+        key = (catalogue, self.m.settings.seat_names, self.m.lang, step.prompt, step.seat,
+               family)
+        if key != self._prompt[0]:
+            self._prompt = (key, self.m.message(step.prompt, seat=step.seat, family=family))
+        return self._prompt[1]
 
     def v_match_hand_show(self) -> View:
         _ = self._
@@ -338,9 +365,11 @@ class Presenter:
             return f"{label} {self.seat(int(target))}"
         return label + (sep + target if sep else "")
 
-    def current_choice(self, hand: Hand) -> str:
-        """"OK: <choice>" for a step that also takes a choice (empty if none)."""
-        step = hand.step()
+    def current_choice(self, hand: Hand, step: Step | None | Literal["ask"] = "ask") -> str:
+        """"OK: <choice>" for a step that also takes a choice (empty if none);
+        `step`: the hand's pending step, when the caller has it already."""
+        if isinstance(step, str):
+            step = hand.step()
         if step is None or not step.choices or step.kind == "choose":
             return ""
         choice = step.choices[self.m.choice_cursor() % len(step.choices)]
@@ -365,7 +394,7 @@ class Presenter:
         leader = deal.leader
         winner = None
         banner = self.banner()
-        banner = banner or self.current_choice(hand)
+        banner = banner or self.current_choice(hand, step)
         if not trick and deal.tricks:
             last = deal.tricks[-1]
             trick, leader, winner = list(last.cards), last.leader, last.winner
@@ -381,7 +410,7 @@ class Presenter:
         teams = self.team_line(game, deal, hand)
         number = min(deal.trick_number, game.tricks_per_hand)
         return PlayView(self.header(hand, str(_("T{n}").format(n=number))), tuple(cells),
-                        teams, self.prompt(hand), banner)
+                        teams, self.prompt(hand, step), banner)
 
     def v_match_result(self) -> View:
         _ = self._
@@ -593,3 +622,4 @@ def _value(v: Any) -> str:
     if isinstance(v, bool):
         return "on" if v else "off"
     return str(v)
+

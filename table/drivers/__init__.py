@@ -16,10 +16,9 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from table.ports import Ports, Post
-
 if TYPE_CHECKING:
     from table.config import Config
+    from table.ports import Ports, Post
 
 __all__ = ["CombinedReaders", "HardwareError", "MonotonicClock", "build_ports", "close_ports",
            "describe_pin_factory", "make_pin_factory", "open_readers"]
@@ -180,6 +179,7 @@ def build_ports(config: Config, *, pin_factory: Any = None, readers: Any = None,
     What was opened is closed again if a later part fails.
     """
     from table.drivers.display import open_display
+    from table.ports import Ports
 
     clock = clock if clock is not None else MonotonicClock()
     opened: list[Any] = []

@@ -15,14 +15,31 @@ interfaces, rotation and set-up are used unchanged):
 * SH1106 (page addressing only): per changed run, `0xB0|page`, the column
   (plus the panel's column offset), then the bytes.
 
-Runs closer together than the cost of a new address command are merged. A
-failed write (a loose I2C wire) is logged, and the next frame is sent whole.
-Hardware libraries are imported inside functions only.
+Runs closer together than the cost of a new address command are merged.
+
+**Inverse video by the panel's own command.** Both chips show their RAM
+either as it is or inverted (SSD1306 "Set Normal/Inverse Display", SH1106
+"Set Normal/Reverse Display": 0xA6 normal, 0xA7 inverse; the RAM is not
+touched). The adapter knows the panel's RAM and that flag, and for each new
+frame F sends either F with the flag as it is, or the inverse of F and the
+flag flipped (one command), whichever changes fewer bytes: an error screen
+drawn in inverse video then costs the bytes where its text differs from the
+screen before, not a whole frame, and so does the play that clears it. The
+flag is sent after the frame's bytes, so that while they travel only the
+changed places show anything new. What the panel shows is the frame, pixel
+for pixel, either way.
+
+A failed write (a loose I2C wire, a panel that lost its power) is logged;
+the next frame starts again from luma's own set-up commands (recorded when
+the display was opened: a panel that lost its power needs them, and they set
+the flag to normal), the contrast and the flag set explicitly, and the
+whole frame. Hardware libraries are imported inside functions only.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -37,6 +54,23 @@ log = logging.getLogger(__name__)
 #: Byte with its bits in reverse order: PIL packs the top pixel in the high
 #: bit, the panels want it in the low bit.
 _REVERSE = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+#: What a window costs on I2C besides its address commands, in bytes' time.
+I2C_WINDOW_EXTRA = 4
+#: A run of bytes that differ (not 0 in the XOR of old and new).
+_CHANGED = re.compile(rb"[^\x00]+")
+#: Every bit of a byte flipped.
+_INVERT = bytes(255 - i for i in range(256))
+#: The panel shows its RAM as it is / inverted (the same on both chips).
+NORMAL_DISPLAY, INVERSE_DISPLAY = 0xA6, 0xA7
+#: What flipping the flag costs, in the byte counts the plans compare: its
+#: command byte and the transaction around it (address, control, START/STOP).
+FLIP_COST = 4
+
+
+def differing(a: bytes, b: bytes) -> int:
+    """How many bytes of `a` and `b` (the same length) differ."""
+    x = int.from_bytes(a, "little") ^ int.from_bytes(b, "little")
+    return len(a) - x.to_bytes(len(a), "little").count(0)
 
 
 def page_bytes(image: Image) -> bytes:
@@ -67,25 +101,17 @@ class Window:
 def changed_runs(old: bytes, new: bytes, width: int, gap: int) -> list[list[tuple[int, int]]]:
     """Per page, the runs of changed columns (c0, c1), runs less than `gap`
     apart merged."""
-    pages = len(new) // width
+    n = len(new)
+    xor = (int.from_bytes(old, "little") ^ int.from_bytes(new, "little")).to_bytes(n, "little")
     out: list[list[tuple[int, int]]] = []
-    for p in range(pages):
-        a = old[p * width:(p + 1) * width]
-        b = new[p * width:(p + 1) * width]
+    for base in range(0, n, width):
         runs: list[tuple[int, int]] = []
-        if a != b:
-            x = 0
-            while x < width:
-                if a[x] == b[x]:
-                    x += 1
-                    continue
-                start = x
-                while x < width and a[x] != b[x]:
-                    x += 1
-                if runs and start - runs[-1][1] - 1 < gap:
-                    runs[-1] = (runs[-1][0], x - 1)
-                else:
-                    runs.append((start, x - 1))
+        for m in _CHANGED.finditer(xor, base, base + width):
+            start, end = m.start() - base, m.end() - base - 1
+            if runs and start - runs[-1][1] - 1 < gap:
+                runs[-1] = (runs[-1][0], end)
+            else:
+                runs.append((start, end))
         out.append(runs)
     return out
 
@@ -121,23 +147,35 @@ class OledDisplay:
     """The Display port on a luma SSD1306 or SH1106 device (see module doc).
 
     `device` is the luma device, already set up (luma clears the panel when
-    it is created, so the panel starts black). `bytes_sent` counts every
-    command and data byte this adapter has sent.
+    it is created, so the panel starts black); `init_commands` the commands
+    luma sent to set it up (sent again after a failed write). The flag
+    "inverse" is set to normal explicitly here. `bytes_sent` counts every
+    command and data byte `show` has sent.
     """
 
-    def __init__(self, device: Any, chip: str, on_close: Any = None) -> None:
+    def __init__(self, device: Any, chip: str, on_close: Any = None,
+                 init_commands: Sequence[tuple[int, ...]] = ()) -> None:
         if chip not in ("ssd1306", "sh1106"):
             raise ValueError(f"unknown display chip {chip!r}")
         self.device = device
         self.chip = chip
         self._width = int(device._w)
         self._pages = int(device._h) // 8
+        #: What the panel's RAM holds (the visible columns), None: not known.
         self._panel: bytes | None = bytes(self._width * self._pages)
+        #: Whether the panel shows its RAM inverted (0xA7).
+        self.inverse = False
+        self._init_commands = [tuple(c) for c in init_commands]
+        #: What one more window costs besides its bytes, in bytes (its address
+        #: commands; `open_display` adds a transaction's overhead on I2C).
+        self.window_cost = 6 if chip == "ssd1306" else 3
+        self._contrast: int | None = None
         self._on_close = on_close
         self.bytes_sent = 0
         self.frames = 0
         self.failures = 0
         self.last_error: str = ""
+        self.device.command(NORMAL_DISPLAY)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -154,13 +192,20 @@ class OledDisplay:
         if tuple(image.size) != self.size:
             raise ValueError(f"the display takes {self.size[0]}x{self.size[1]} images, "
                              f"not {image.size[0]}x{image.size[1]}")
-        new = page_bytes(self.device.preprocess(image))
+        frame = page_bytes(self.device.preprocess(image))
         old = self._panel
         try:
             if old is None:
-                self._send([Window(0, self._pages - 1, 0, self._width - 1)], new)
-            elif new != old:
-                self._send(self._plan(old, new), new)
+                ram, inverse = frame, False
+                self._set_up_again()
+                self._send([Window(0, self._pages - 1, 0, self._width - 1)], ram)
+                self._set_inverse(False)
+            else:
+                ram, inverse = self._choose(old, frame)
+                if ram != old:
+                    self._send(self._plan(old, ram), ram)
+                if inverse != self.inverse:
+                    self._set_inverse(inverse)
         except Exception as exc:  # noqa: BLE001 - any bus error: resend whole next time
             self._panel = None
             self.failures += 1
@@ -168,12 +213,37 @@ class OledDisplay:
             log.warning("display write failed (%s); the next frame is sent whole",
                         self.last_error)
             return
-        self._panel = new
+        self._panel = ram
+        self.inverse = inverse
         self.frames += 1
+
+    def _choose(self, old: bytes, frame: bytes) -> tuple[bytes, bool]:
+        """The RAM and the flag that show `frame` for the fewest bytes: the
+        frame with the flag as it is, or its inverse with the flag flipped."""
+        flipped = frame.translate(_INVERT)
+        keep = flipped if self.inverse else frame
+        turn = frame if self.inverse else flipped
+        if differing(old, turn) + FLIP_COST < differing(old, keep):
+            return turn, not self.inverse
+        return keep, self.inverse
+
+    def _set_inverse(self, inverse: bool) -> None:
+        self.device.command(INVERSE_DISPLAY if inverse else NORMAL_DISPLAY)
+        self.bytes_sent += 1
+
+    def _set_up_again(self) -> None:
+        """After a failed write: luma's set-up commands again (a panel that
+        lost its power needs them), and the contrast."""
+        for cmd in self._init_commands:
+            self.device.command(*cmd)
+            self.bytes_sent += len(cmd)
+        if self._contrast is not None:
+            self.device.contrast(self._contrast)
+            self.bytes_sent += 2
 
     def _plan(self, old: bytes, new: bytes) -> list[Window]:
         """The windows to send; never more bytes than the whole frame."""
-        overhead = 6 if self.chip == "ssd1306" else 3
+        overhead = self.window_cost
         runs = changed_runs(old, new, self._width, gap=overhead)
         windows = plan_windows(runs, overhead=overhead, merge_pages=self.chip == "ssd1306")
         whole = Window(0, self._pages - 1, 0, self._width - 1)
@@ -209,10 +279,16 @@ class OledDisplay:
 
     def contrast(self, level: int) -> None:
         self.device.contrast(level)
+        self._contrast = level
 
     def close(self) -> None:
         """Blank the panel and release the bus (and the D/C and RES pins)."""
         try:
+            if self.inverse or self._panel is None:
+                try:    # luma's cleanup clears the RAM: black only with the flag normal
+                    self._set_inverse(False)
+                except Exception as exc:  # noqa: BLE001 - closing anyway
+                    log.info("display: could not set normal video before closing: %s", exc)
             self.device.cleanup()
         finally:
             if self._on_close is not None:
@@ -315,6 +391,33 @@ def open_display(config: DisplayConfig, pin_factory: Any = None, *,
                          gpio_DC=config.dc_pin, gpio_RST=config.reset_pin)
             on_close = gpio.cleanup
     cls = ssd1306 if config.driver == "ssd1306" else sh1106
-    device = cls(serial, width=config.width, height=config.height, rotate=config.rotate)
-    device.contrast(config.contrast)
-    return OledDisplay(device, config.driver, on_close=on_close)
+    recorder = _CommandRecorder(serial)
+    device = cls(recorder, width=config.width, height=config.height, rotate=config.rotate)
+    device._serial_interface = serial    # luma's own attribute: the recorder steps out
+    display = OledDisplay(device, config.driver, on_close=on_close,
+                          init_commands=recorder.commands)
+    if config.interface == "i2c":
+        # a window is two I2C transactions more: each its START, address,
+        # control byte and STOP (about 2 bytes' time)
+        display.window_cost += I2C_WINDOW_EXTRA
+    display.contrast(config.contrast)
+    return display
+
+
+class _CommandRecorder:
+    """A luma serial interface that passes everything on and keeps the
+    commands (luma's set-up, sent again after a failed write)."""
+
+    def __init__(self, serial: Any) -> None:
+        self._serial = serial
+        self.commands: list[tuple[int, ...]] = []
+
+    def command(self, *cmd: int) -> None:
+        self.commands.append(tuple(cmd))
+        self._serial.command(*cmd)
+
+    def data(self, data: Any) -> None:
+        self._serial.data(data)
+
+    def cleanup(self) -> None:
+        self._serial.cleanup()

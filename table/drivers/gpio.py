@@ -6,7 +6,11 @@ MockFactory in tests): no hidden default factory.
 
 Buttons post `ButtonPressed` on the controller's queue: a short press when
 the button is released, a long press as soon as it has been held `hold_s`
-(gpiozero's `when_held`), so MENU reacts while still held. Contact bounce is
+(gpiozero's `when_held`), so MENU reacts while still held. Blinking LEDs
+are all driven by one long-lived thread (`Blinker`), and the buzzer's
+patterns by another: gpiozero's `blink` would start a thread for every LED
+switched to blinking (on every refused card) and stop one for every LED
+switched back. Contact bounce is
 filtered twice: gpiozero's `bounce_time` where the pin factory implements
 it, and here, with the table's clock, for a press shorter than the bounce
 time or one that starts within it after a release.
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -83,7 +88,13 @@ class GpioIndicators:
         self.seat_patterns: dict[int, LedPattern] = dict.fromkeys(range(len(seat_pins)), "off")
         self.status_pattern: LedPattern = "off"
         self._lock = threading.Lock()
-        self._stop = threading.Event()
+        self.blinker = Blinker(self._lock)
+        #: The buzzer's player thread waits on this for a pattern (`_song`).
+        self._tune = threading.Condition(self._lock)
+        self._song: Sequence[tuple[int, int]] | None = None
+        self._idle = threading.Event()
+        self._idle.set()
+        self._closing = False
         self._player: threading.Thread | None = None
 
     # ----- LEDs ---------------------------------------------------------------------
@@ -98,18 +109,20 @@ class GpioIndicators:
         with self._lock:
             self.seat_patterns[seat] = pattern
             if led is not None:
-                _drive(led, pattern)
+                self.blinker.drive(led, pattern)
 
     def status_led(self, pattern: LedPattern) -> None:
         _check_pattern(pattern)
         with self._lock:
             self.status_pattern = pattern
             if self.status is not None:
-                _drive(self.status, pattern)
+                self.blinker.drive(self.status, pattern)
 
     # ----- buzzer -------------------------------------------------------------------
 
     def buzz(self, pattern: BuzzPattern) -> None:
+        """Play `pattern`, cutting short the one playing (one long-lived
+        player thread, started at the first beep)."""
         steps = BUZZ_PATTERNS.get(pattern)
         if steps is None:
             raise ValueError(f"unknown buzzer pattern {pattern!r}; the patterns are: "
@@ -117,37 +130,49 @@ class GpioIndicators:
         if self.buzzer is None:
             return
         with self._lock:
-            self._stop_player()
-            stop = threading.Event()
-            self._stop = stop
-            self._player = threading.Thread(target=self._play, args=(steps, stop),
-                                            name=f"buzz-{pattern}", daemon=True)
-            self._player.start()
+            if self._closing:
+                return
+            self._song = steps
+            self._idle.clear()
+            if self._player is None:
+                self._player = threading.Thread(target=self._play, name="buzzer",
+                                                daemon=True)
+                self._player.start()
+            self._tune.notify()
 
     def wait_buzzer(self, timeout: float | None = None) -> bool:
         """Wait until the pattern playing now has ended (tests, doctor)."""
-        player = self._player
-        if player is not None:
-            player.join(timeout)
-            return not player.is_alive()
-        return True
+        return self._idle.wait(timeout)
 
-    def _play(self, steps: Sequence[tuple[int, int]], stop: threading.Event) -> None:
+    def _play(self) -> None:
+        """The player thread: each pattern asked for, step by step; a new
+        one cuts the one playing short (silence between them)."""
         buzzer = self.buzzer
-        try:
-            for tone, ms in steps:
-                if stop.is_set():
-                    break
-                self._sound(buzzer, tone)
-                if stop.wait(ms / 1000 * self.time_scale):
-                    break
-        except Exception as exc:  # noqa: BLE001 - a closed device must not kill the table
-            log.warning("buzzer pattern stopped: %s", exc)
-        finally:
-            try:
-                self._sound(buzzer, 0)
-            except Exception:  # noqa: BLE001, S110 - already closed
-                pass
+        with self._tune:
+            while not self._closing:
+                steps, self._song = self._song, None
+                if steps is None:
+                    self._idle.set()
+                    self._tune.wait()
+                    continue
+                try:
+                    for tone, ms in steps:
+                        self._sound(buzzer, tone)
+                        end = time.monotonic() + ms / 1000 * self.time_scale
+                        while self._song is None and not self._closing:
+                            left = end - time.monotonic()
+                            if left <= 0:
+                                break
+                            self._tune.wait(left)
+                        if self._song is not None or self._closing:
+                            break
+                except Exception as exc:  # noqa: BLE001 - a closed device must not kill the table
+                    log.warning("buzzer pattern stopped: %s", exc)
+                try:
+                    self._sound(buzzer, 0)
+                except Exception:  # noqa: BLE001, S110 - already closed
+                    pass
+            self._idle.set()
 
     def _sound(self, buzzer: Any, tone: int) -> None:
         if tone and self.buzzer_kind == "passive":
@@ -159,14 +184,17 @@ class GpioIndicators:
             buzzer.off()
 
     def _stop_player(self) -> None:
-        self._stop.set()
-        if self._player is not None and self._player is not threading.current_thread():
-            self._player.join(1.0)
-        self._player = None
+        with self._lock:
+            self._closing = True
+            self._tune.notify()
+        player, self._player = self._player, None
+        if player is not None and player is not threading.current_thread():
+            player.join(1.0)
 
     def close(self) -> None:
         if hasattr(self, "_lock"):
             self._stop_player()
+            self.blinker.close()
         for dev in getattr(self, "_devices", []):
             if dev is not None:
                 dev.close()
@@ -178,14 +206,75 @@ def _check_pattern(pattern: str) -> None:
                          + ", ".join(LED_PATTERNS))
 
 
-def _drive(led: Any, pattern: str) -> None:
-    if pattern == "off":
-        led.off()
-    elif pattern == "on":
-        led.on()
-    else:
+class Blinker:
+    """Every blinking LED of the table on one thread, started at the first
+    blink and kept until `close`. An LED switched to blinking lights at once
+    and then goes off and on at its pattern's times, counted from that
+    moment (as gpiozero's `blink` does, without a thread per LED).
+
+    `lock` is the indicators' lock: `drive` is called holding it, and the
+    thread holds it while it switches LEDs, so a pattern changed meanwhile
+    is never overwritten."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self._wake = threading.Condition(lock)
+        #: id(led) -> [led, seconds on, seconds off, started, lit now]
+        self._leds: dict[int, list[Any]] = {}
+        self._thread: threading.Thread | None = None
+        self._closing = False
+
+    def drive(self, led: Any, pattern: str) -> None:
+        """Show `pattern` on `led` (the lock held)."""
+        if pattern in ("on", "off"):
+            self._leds.pop(id(led), None)
+            led.on() if pattern == "on" else led.off()
+            return
         on, off = LED_TIMINGS[pattern]
-        led.blink(on_time=on, off_time=off, background=True)
+        current = self._leds.get(id(led))
+        if current is not None and (current[1], current[2]) == (on, off):
+            return                              # already blinking so
+        led.on()
+        self._leds[id(led)] = [led, on, off, time.monotonic(), True]
+        if self._thread is None and not self._closing:
+            self._thread = threading.Thread(target=self._run, name="led-blinker",
+                                            daemon=True)
+            self._thread.start()
+        self._wake.notify()
+
+    @property
+    def blinking(self) -> int:
+        return len(self._leds)
+
+    def _run(self) -> None:
+        with self._wake:
+            while not self._closing:
+                now = time.monotonic()
+                wait: float | None = None
+                for entry in list(self._leds.values()):
+                    led, on, off, started, lit = entry
+                    phase = (now - started) % (on + off)
+                    want = phase < on
+                    if want != lit:
+                        try:
+                            led.on() if want else led.off()
+                        except Exception as exc:  # noqa: BLE001 - a closed LED: forget it
+                            log.warning("LED blinking stopped: %s", exc)
+                            self._leds.pop(id(led), None)
+                            continue
+                        entry[4] = want
+                    edge = (on - phase) if want else (on + off - phase)
+                    wait = edge if wait is None else min(wait, edge)
+                self._wake.wait(wait)
+
+    def close(self) -> None:
+        """Stop the thread (the lock not held)."""
+        with self._wake:
+            self._closing = True
+            self._leds.clear()
+            self._wake.notify()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(1.0)
 
 
 class GpioButtons:

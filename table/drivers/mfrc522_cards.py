@@ -29,7 +29,11 @@ still powering up). Then:
 Removal can wait, arrival cannot: a card that has lain still for
 `YOUNG_POLLS` polls is looked for at one poll in `SETTLED_EVERY` only (with
 the same check), so the trick's cards lying on the readers cost less of
-every poll, and the next card put down is read sooner.
+every poll, and the next card put down is read sooner. Which poll of the
+`SETTLED_EVERY` is each card's is dealt out in turn (the tracker's
+`stagger`, its reader's number, plus the cards it already holds), so that
+the trick's cards on neighbouring readers are not all checked in the same
+round, which would make that round, and a card put down during it, slow.
 
 A known card that misses `misses_to_leave` checks in a row has left. The
 fields of the reader and of its `group` (the other readers of the table)
@@ -196,8 +200,12 @@ class CardTracker:
     """The cards on one reader, kept up to date by `poll`."""
 
     def __init__(self, pcd: Pcd, misses_to_leave: int = 3,
-                 group: Sequence[Pcd] | None = None) -> None:
+                 group: Sequence[Pcd] | None = None, stagger: int = 0) -> None:
         self.pcd = pcd
+        #: Where this reader's settled checks start in the SETTLED_EVERY polls.
+        self.stagger = stagger
+        #: Each known card's turn among the SETTLED_EVERY polls.
+        self.slots: dict[bytes, int] = {}
         self.misses_to_leave = misses_to_leave
         #: The readers whose fields are reset with this one's (it included).
         self.group = group if group is not None else [pcd]
@@ -234,6 +242,11 @@ class CardTracker:
             if uid not in self.misses:
                 arrived.append(uid)
                 self.arrived_at[uid] = self.polls
+                taken = set(self.slots.values())
+                self.slots[uid] = next(
+                    (s for s in ((self.stagger + k) % SETTLED_EVERY
+                                 for k in range(SETTLED_EVERY)) if s not in taken),
+                    (self.stagger + len(self.slots)) % SETTLED_EVERY)
             self.misses[uid] = 0
         left: list[bytes] = []
         for uid in [u for u in self.misses if u not in identified]:
@@ -246,6 +259,7 @@ class CardTracker:
             if self.misses[uid] >= self.misses_to_leave:
                 del self.misses[uid]
                 self.arrived_at.pop(uid, None)
+                self.slots.pop(uid, None)
                 left.append(uid)
         if left:
             self._rf_reset()
@@ -257,7 +271,7 @@ class CardTracker:
         poll in SETTLED_EVERY."""
         if self.misses[uid] or self.polls - self.arrived_at.get(uid, 0) < YOUNG_POLLS:
             return True
-        return (self.polls + uid[-1]) % SETTLED_EVERY == 0
+        return (self.polls + self.slots.get(uid, uid[-1])) % SETTLED_EVERY == 0
 
     def _still_here(self, uid: bytes) -> bool:
         """Is the known card `uid` (in HALT) still in the field? Its answer to

@@ -170,7 +170,8 @@ class SpiReaders:
         pcd = Pcd(chip, self.sleep)
         self._pcds.append(pcd)
         self._readers.append(_Reader(place, wiring, pcd,
-                                     CardTracker(pcd, misses_to_leave, self._pcds)))
+                                     CardTracker(pcd, misses_to_leave, self._pcds,
+                                                 stagger=len(self._readers))))
 
     # ----- the port -------------------------------------------------------------
 
@@ -228,6 +229,7 @@ class SpiReaders:
                     self._pending += [CardLeft(reader.place, uid.hex().upper())
                                       for uid in reader.tracker.present]
                     reader.tracker.misses.clear()
+                    reader.tracker.slots.clear()
 
     # ----- polling --------------------------------------------------------------
 
@@ -238,8 +240,7 @@ class SpiReaders:
         while not self._stopping.is_set():
             started = self.clock.now()
             try:
-                for event in self.poll_once():
-                    post(event)
+                self.poll_once(post)
             except Exception:  # noqa: BLE001 - the thread must outlive anything
                 backoff = min(max(2 * backoff, self.cycle_s, 0.01), MAX_BACKOFF_S)
                 self.counters_thread_errors += 1
@@ -252,12 +253,22 @@ class SpiReaders:
             if rest > 0 and not self._stopping.is_set():
                 self.sleep(rest)
 
-    def poll_once(self) -> list[Event]:
-        """One pass over every reader; the events it produced."""
+    def poll_once(self, post: Post | None = None) -> list[Event]:
+        """One pass over every reader; the events it produced. With `post`,
+        each reader's events are also posted as soon as that reader has been
+        polled (a card is answered without waiting for the rest of the
+        round), in the same order as the list."""
         with self._lock:
             events, self._pending = self._pending, []
+            if post is not None:
+                for event in events:
+                    post(event)
             for reader in self._readers:
-                events += self._poll(reader)
+                mine = self._poll(reader)
+                if post is not None:
+                    for event in mine:
+                        post(event)
+                events += mine
             self.cycles += 1
         return events
 

@@ -4,7 +4,10 @@ data bytes luma's device classes hand to their serial interface.
 It is the capture interface the real luma classes write into: it parses the
 controller commands (with their argument counts from the datasheets) and
 stores data bytes where the chip would, so a test can compare what the
-panel shows with the picture it was meant to show.
+panel shows with the picture it was meant to show. The panel shows its RAM
+inverted after 0xA7 (SSD1306 "Set Normal/Inverse Display", SH1106 "Set
+Normal/Reverse Display"), as it is after 0xA6 or a reset; `power_cut` loses
+everything the chip held.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ class CapturePanel:
         self.calls: list[tuple[str, bytes]] = []
         self.contrast: int | None = None
         self.on = False
+        self.inverse = False
         self.fail_next = 0
         # SSD1306 horizontal addressing window and pointer
         self.window = (0, self.ram_width - 1, 0, self.pages - 1)
@@ -74,6 +78,10 @@ class CapturePanel:
     def _apply(self, c: int, args: tuple[int, ...]) -> None:
         if c == 0x81:
             self.contrast = args[0]
+        elif c == 0xA6:
+            self.inverse = False
+        elif c == 0xA7:
+            self.inverse = True
         elif c == 0xAF:
             self.on = True
         elif c == 0xAE:
@@ -104,14 +112,33 @@ class CapturePanel:
         else:
             self.col = min(self.col + 1, self.ram_width - 1)
 
+    def power_cut(self, seed: int = 0) -> None:
+        """The panel lost its power and came back: its RAM holds noise, and
+        every setting is at its reset value (display off, normal video,
+        contrast 0x7F / 0x80, page addressing)."""
+        import random
+
+        rng = random.Random(seed)
+        for row in self.ram:
+            row[:] = bytes(rng.randrange(256) for _ in row)
+        self.on = False
+        self.inverse = False
+        self.contrast = 0x7F if self.chip == "ssd1306" else 0x80
+        self.window = (0, self.ram_width - 1, 0, self.pages - 1)
+        self.col = self.page = 0
+        self.mode = 2
+
     # ----- reading back ----------------------------------------------------------------
 
     def pixels(self, col_offset: int = 0) -> list[list[int]]:
-        """The visible picture as rows of 0/1, `col_offset` = first visible RAM column."""
+        """The visible picture as rows of 0/1 (the RAM, inverted after 0xA7),
+        `col_offset` = first visible RAM column."""
         out = []
+        flip = 1 if self.inverse else 0
         for y in range(self.pages * 8):
             row = self.ram[y // 8]
-            out.append([(row[col_offset + x] >> (y % 8)) & 1 for x in range(self.width)])
+            out.append([((row[col_offset + x] >> (y % 8)) & 1) ^ flip
+                        for x in range(self.width)])
         return out
 
     def sent(self) -> int:

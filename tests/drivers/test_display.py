@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from table.config import DisplayConfig
@@ -179,8 +181,14 @@ def test_a_failed_write_is_survived_and_the_next_frame_sent_whole():
     second.putpixel((0, 0), 1)
     display.show(second)
     assert display.healthy
-    assert panel.calls[0] == ("command", bytes([0x21, 0, 127, 0x22, 0, 7]))
-    assert len(panel.calls[1][1]) == 1024
+    # luma's set-up again (the panel may have lost its power: display off
+    # first), the contrast, the whole frame, the flag "normal video"
+    assert panel.calls[0][1][0] == 0xAE
+    assert ("command", bytes([0x81, 99])) in panel.calls
+    window = panel.calls.index(("command", bytes([0x21, 0, 127, 0x22, 0, 7])),
+                               panel.calls.index(("command", bytes([0x81, 99]))))
+    assert len(panel.calls[window + 1][1]) == 1024
+    assert panel.calls[window + 2:] == [("command", bytes([0xA6]))]
     assert panel.pixels() == as_rows(second)
 
 
@@ -301,3 +309,30 @@ def test_never_more_than_a_whole_frame(chip):
     full = 1030 if chip == "ssd1306" else 8 * (3 + 128)
     assert panel.sent() <= full
     assert panel.pixels(COL_OFFSET[chip]) == as_rows(img)
+
+
+def _runs_one_by_one(old, new, width, gap):
+    """changed_runs written the plain way: column by column."""
+    out = []
+    for p in range(len(new) // width):
+        runs = []
+        for x in range(width):
+            if old[p * width + x] != new[p * width + x]:
+                if runs and (x == runs[-1][1] + 1 or x - runs[-1][1] - 1 < gap):
+                    runs[-1] = (runs[-1][0], x)
+                else:
+                    runs.append((x, x))
+        out.append(runs)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), width=st.integers(1, 20), pages=st.integers(1, 4), gap=st.integers(0, 7))
+def test_changed_runs_are_the_columns_that_differ(data, width, pages, gap):
+    size = width * pages
+    old = data.draw(st.binary(min_size=size, max_size=size))
+    flips = data.draw(st.lists(st.integers(0, size - 1), max_size=size))
+    new = bytearray(old)
+    for i in flips:
+        new[i] ^= 1 + i % 255
+    assert changed_runs(old, bytes(new), width, gap) == _runs_one_by_one(old, new, width, gap)

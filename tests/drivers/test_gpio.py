@@ -200,6 +200,55 @@ def test_status_led_blinks(indicators, mock_factory):
     assert not mock_factory.pin(26).state
 
 
+def test_blinking_lights_at_once_and_keeps_its_times(indicators, mock_factory):
+    pin = mock_factory.pin(4)
+    pin.clear_states()
+    indicators.seat_led(0, "fast_blink")             # 0.1 s on, 0.1 s off
+    assert pin.state                                 # lit at once, as gpiozero's blink
+    time.sleep(0.65)
+    indicators.seat_led(0, "on")
+    seen = pin.states
+    assert [s.state for s in seen[:5]] == [False, True, False, True, False]
+    # the k-th edge comes no sooner than k x 0.1 s after the LED lit (late only by
+    # the scheduler, and a late edge does not delay the ones after it);
+    # MockPin's timestamps are the time since the state before
+    since_lit = 0.0
+    for k, state in enumerate(seen[2:6], start=1):
+        since_lit += state.timestamp
+        assert since_lit >= 0.1 * k - 0.001
+    assert pin.state
+
+
+def test_one_thread_blinks_every_led_however_often_they_change(indicators, mock_factory):
+    import threading
+
+    before = threading.active_count()
+    for _ in range(10):                              # ten refusals and the plays after
+        indicators.seat_led(0, "fast_blink")
+        indicators.status_led("blink")
+        indicators.seat_led(0, "on")
+        indicators.status_led("off")
+    indicators.seat_led(0, "fast_blink")
+    indicators.seat_led(3, "blink")
+    assert threading.active_count() <= before + 1
+    time.sleep(0.25)
+    # both blink, each at its own pace: seat 0 has gone off and on again, seat 3 is still on
+    assert [s.state for s in mock_factory.pin(4).states][-3:] == [True, False, True]
+    assert mock_factory.pin(23).state
+    indicators.close()
+    assert threading.active_count() <= before
+
+
+def test_an_led_switched_off_while_blinking_stays_off(indicators, mock_factory):
+    indicators.seat_led(1, "fast_blink")
+    time.sleep(0.05)
+    indicators.seat_led(1, "off")
+    pin = mock_factory.pin(27)
+    pin.clear_states()
+    time.sleep(0.25)
+    assert not pin.state and not [s for s in pin.states if s.state]
+
+
 def test_seat_without_led_and_dealer_are_quietly_ignored(indicators):
     indicators.seat_led(2, "on")
     indicators.seat_led(DEALER, "blink")
@@ -233,6 +282,27 @@ def test_a_new_pattern_cuts_the_old_one_short(indicators, mock_factory):
     assert indicators.wait_buzzer(3)
     # match_end's first note, cut, then ok's single beep
     assert states(pin) == [False, True, False, True, False]
+
+
+def test_one_player_thread_plays_every_pattern(indicators, mock_factory):
+    import threading
+
+    pin = mock_factory.pin(12)
+    indicators.buzz("ok")
+    assert indicators.wait_buzzer(3)
+    before = threading.active_count()
+    pin.clear_states()
+    for _ in range(5):                              # five refusals in a row
+        indicators.buzz("error")
+    assert threading.active_count() == before
+    assert indicators.wait_buzzer(3)
+    # the last error pattern whole, the four before it cut short at once
+    assert states(pin)[-7:] == [False, True, False, True, False, True, False]
+    assert not pin.state
+    indicators.close()
+    assert threading.active_count() < before
+    indicators.buzz("ok")                           # after closing: nothing, no thread
+    assert threading.active_count() < before
 
 
 def test_passive_buzzer_plays_the_tones(mock_factory):

@@ -471,11 +471,11 @@ def test_the_polling_thread_survives_a_whole_cycle_failing(caplog):
     real = readers.poll_once
     calls = []
 
-    def poll_once():
+    def poll_once(post=None):
         calls.append(1)
         if len(calls) <= 2:
             raise RuntimeError("something no one foresaw")
-        return real()
+        return real(post)
 
     readers.poll_once = poll_once
     events = queue.Queue()
@@ -488,6 +488,42 @@ def test_the_polling_thread_survives_a_whole_cycle_failing(caplog):
         readers.stop()
     assert readers.counters_thread_errors == 2
     assert "something no one foresaw" in caplog.text
+
+
+# ----- a card is answered before the round ends --------------------------------------------
+
+def test_a_card_is_posted_as_soon_as_its_reader_is_polled_not_after_the_round():
+    board, readers = make(5)
+    still = [Ntag213(f"04{i:02X}1122334455") for i in range(1, 4)]
+    for i, card in enumerate(still, start=1):
+        put(board, card, i)                 # the trick's cards lie on the next readers
+    polls(readers, 1)
+    put(board, Ntag213(STICKER), 0)
+    posted = []
+    events = readers.poll_once(lambda e: posted.append((e, board.clock.now())))
+    round_ended = board.clock.now()
+    assert events == [CardArrived(0, STICKER)] == [e for e, _ in posted]
+    # the other four readers were still to be polled when it was posted
+    assert round_ended - posted[0][1] > 0.001
+
+
+def test_posted_events_keep_the_order_of_the_round():
+    board, readers = make(3)
+    a, b = Ntag213(STICKER), Ntag213("04112233445566")
+    put(board, a, 0)
+    put(board, b, 2)
+    posted = []
+    assert polls(readers, 1) == [CardArrived(0, STICKER), CardArrived(2, "04112233445566")]
+    board.remove(a)
+    board.remove(b)
+    readers.poll_only({0, 1})               # place 2 left out: its card is said gone first
+    put(board, b, 1)
+    said = []
+    for _ in range(6):
+        said += readers.poll_once(posted.append)
+    assert said == posted
+    assert said[0] == CardLeft(2, "04112233445566")
+    assert CardArrived(1, "04112233445566") in said and CardLeft(0, STICKER) in said
 
 
 # ----- removal can wait: a card lying still is looked for less often -------------------------
@@ -511,6 +547,28 @@ def test_a_settled_card_is_looked_for_at_one_poll_in_three_and_still_never_flick
     settled = (board.counters() - before).transfers / (12 * SETTLED_EVERY)
     check = young - empty                                  # one WUPA, SELECT x2, HLTA
     assert settled == pytest.approx(empty + check / SETTLED_EVERY)
+
+
+def test_the_trick_s_cards_on_neighbouring_readers_are_checked_in_different_rounds():
+    from table.drivers.mfrc522_cards import SETTLED_EVERY, YOUNG_POLLS
+
+    board, readers = make(4)
+    polls(readers, 1)
+    before = board.counters()
+    polls(readers, 6)
+    empty = (board.counters() - before).transfers / 6       # four empty readers
+    # three cards whose UIDs end alike (a stagger by UID would check them together)
+    for i in range(3):
+        put(board, Ntag213(f"04{i:02X}1122334455"), i)
+    polls(readers, YOUNG_POLLS + 2)
+    rounds = []
+    for _ in range(4 * SETTLED_EVERY):
+        before = board.counters()
+        assert readers.poll_once() == []
+        rounds.append((board.counters() - before).transfers - empty)
+    check = max(rounds)
+    # every round checks exactly one of the three cards: none checks two or three
+    assert check > 0 and rounds == [check] * len(rounds)
 
 
 def test_a_settled_card_lifted_is_reported_gone_within_a_few_more_polls():

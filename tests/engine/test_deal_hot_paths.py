@@ -13,6 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import get_game
+from engine.cards import cards
+from engine.deal import Deal
+from engine.errors import IllegalPlay, UnknownCard
 
 GAMES = [
     ("filicau", {}),
@@ -158,3 +161,89 @@ def test_a_hands_unknown_playout_ends_where_playing_its_cards_one_by_one_ends(
         deal.undo()
         assert deal.snapshot() == state
     assert deal.snapshot() == start
+
+
+def checked_twin(game):
+    """The game's deal class with its own `_validate` (the same checks): such
+    a class never takes `play()`'s fast path, so every play goes through
+    `_validate` and `_apply`."""
+    base = game.deal_class
+
+    class Checked(base):
+        def _validate(self, seat, card):
+            return super()._validate(seat, card)
+
+    return Checked
+
+
+@pytest.mark.parametrize("gid,options", GAMES)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6),
+       steps=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 99)), max_size=90))
+def test_play_fast_path_answers_and_changes_what_the_checked_path_does(gid, options, seed,
+                                                                       steps):
+    """Card by card, with undos and refused cards (another seat's, one not
+    legal now, one out of turn, a card of no pack): the same outcomes, the
+    same refusals, the same legal cards and states at every step."""
+    game = get_game(gid, options)
+    d = game.deal(random.Random(seed), seed % game.players)
+    fast = game.new_deal(d.trump, d.leader, d.hands)
+    slow = checked_twin(game)(game, d.trump, d.leader, d.hands)
+    assert not type(slow)._plain_validate
+    for kind, pick in steps:
+        if fast.finished or (kind == 0 and fast.can_undo):
+            if not fast.can_undo:
+                break
+            assert fast.undo() == slow.undo()
+        else:
+            legal = list(fast.legal_cards())
+            assert legal == list(slow.legal_cards())
+            seat = fast.turn
+            if kind == 1:       # a card of another seat's hand
+                seat_card = ((seat + 1) % fast.n, fast.hand_of((seat + 1) % fast.n))
+            elif kind == 2:     # a held card that is not legal now, if there is one
+                seat_card = (seat, [c for c in fast.hand_of(seat) if c not in legal])
+            elif kind == 3:     # the seat after the one to play
+                seat_card = ((seat + 1) % fast.n, fast.hand_of((seat + 1) % fast.n))
+            elif kind == 4:     # a card of no card of this pack
+                seat_card = (seat, [c for c in cards("2c 3d 4h 5s") if c not in fast.pack])
+            else:
+                seat_card = (seat, legal)
+            who, among = seat_card
+            if not among:
+                continue
+            c = among[pick % len(among)]
+            if kind == 5:
+                c = c.code      # a code, as the referee sends it
+            answers = []
+            for deal in (fast, slow):
+                try:
+                    answers.append(("ok", deal.play(who, c)))
+                except (IllegalPlay, UnknownCard) as refused:
+                    answers.append((type(refused).__name__, str(refused), refused.args))
+            assert answers[0] == answers[1]
+        assert fast.snapshot() == slow.snapshot()
+        assert fast.revokes == slow.revokes
+
+
+def test_a_card_of_the_legal_set_just_listed_is_not_checked_again(monkeypatch):
+    """The fast path is taken: after `legal_cards()`, playing one of them
+    does not go through `_validate`; anything else does."""
+    game = get_game("filicau")
+    d = game.deal(random.Random(3), 0)
+    deal = game.new_deal(d.trump, d.leader, d.hands)
+    checked = []
+    original = Deal._validate
+
+    def counting(self, seat, card):
+        checked.append(card)
+        return original(self, seat, card)
+
+    monkeypatch.setattr(Deal, "_validate", counting)
+    while not deal.finished:
+        legal = list(deal.legal_cards())
+        deal.play(deal.turn, legal[-1])
+    assert checked == []
+    deal.undo()
+    deal.play(deal.turn, deal.hand_of(deal.turn)[0])   # no legal set known: checked
+    assert len(checked) == 1

@@ -68,8 +68,8 @@ def test_unit_runs_the_table_as_its_own_user_with_its_state_dir():
     # the same places as the configuration's defaults
     assert start[start.index("--config") + 1] == str(DEFAULT_PATH)
     assert start[start.index("--state") + 1] == DEFAULT_STATE_DIR == "/var/lib/cardtable"
-    # a bad configuration stops the start with `config check`'s message in the journal
-    assert one(e, "ExecStartPre").split()[1:] == ["config", "check", str(DEFAULT_PATH)]
+    # no second interpreter before the first frame: run checks the configuration itself
+    assert ("Service", "ExecStartPre") not in e
     assert one(e, "WantedBy", "Install") == "multi-user.target"
 
 
@@ -127,10 +127,34 @@ def test_lgpio_gets_a_writable_working_directory():
 
 def test_a_refusal_to_start_on_damaged_storage_is_not_restarted():
     """`cardtable run` exits 78 when its journal or registry is damaged or
-    rolled back: restarting cannot fix that, so systemd must not loop on it."""
+    rolled back, 2 when its configuration has mistakes: restarting cannot fix
+    either, so systemd must not loop on them."""
     e = unit_entries()
-    assert one(e, "RestartPreventExitStatus") == "78"
+    assert one(e, "RestartPreventExitStatus").split() == ["2", "78"]
     assert one(e, "Restart") == "on-failure"
+
+
+def test_a_bad_configuration_stops_the_service_with_config_checks_list(tmp_path):
+    """The unit has no ExecStartPre check: `cardtable run` itself must exit 2
+    (not restarted) and log the very list `cardtable config check` prints."""
+    import sys
+
+    config = tmp_path / "config.toml"
+    config.write_text('[table]\ngame = "poker"\nseatz = 4\n')
+    cli = [sys.executable, "-m", "table.cli"]
+    check = subprocess.run([*cli, "config", "check", str(config)], capture_output=True,
+                           text=True, cwd=ROOT, timeout=60)
+    run_ = subprocess.run([*cli, "run", "--hardware", "pi", "--config", str(config), "--state",
+                           str(tmp_path / "state")], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert check.returncode != 0
+    assert run_.returncode == 2
+    assert "Traceback" not in run_.stderr
+    listing = (check.stdout + check.stderr).strip()
+    assert "2 mistakes" in listing and 'unknown game "poker"' in listing
+    assert listing in run_.stderr
+    assert one(unit_entries(), "RestartPreventExitStatus").split().count("2") == 1
+    assert not (tmp_path / "state").exists()
 
 
 @needs_systemd

@@ -144,3 +144,65 @@ def test_a_backend_of_another_installed_package_is_found_by_name(tmp_path):
                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["['mock',", "'panel',", "'pi']", "Panel", "PiBackend"]
+
+
+def test_cardtables_own_entry_points_are_read_as_importlib_metadata_reads_them():
+    """`own_entry_points` (entry_points.txt read straight, for a quick
+    start) finds the same distribution and the same entry points as
+    importlib.metadata, for every group cardtable has."""
+    from importlib.metadata import distribution
+
+    from table.backends import DISTRIBUTION, own_entry_points
+
+    dist = distribution(DISTRIBUTION)
+    for group in (HARDWARE_GROUP, COMMANDS_GROUP, "console_scripts"):
+        want = sorted((ep.name, ep.value) for ep in dist.entry_points.select(group=group))
+        got = own_entry_points(group)
+        assert got is not None and want
+        assert sorted((ep.name, ep.value) for ep in got) == want
+    assert own_entry_points("cardtable.nothing") == []
+
+
+def test_run_finds_its_backend_without_importlib_metadata():
+    code = ("import sys\n"
+            "from table.backends import load_backend\n"
+            "backend = load_backend('mock'); load_backend('pi')\n"
+            "print(type(backend).__name__, 'importlib.metadata' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert out.stdout.split() == ["MockBackend", "False"], out.stderr
+
+
+def test_without_cardtables_metadata_the_backends_are_looked_for_everywhere(monkeypatch,
+                                                                            tmp_path):
+    """No metadata found, unreadable, or one without the name: the backend is
+    still found, through importlib.metadata over every installed package."""
+    import table.backends as backends
+
+    monkeypatch.setattr(backends, "_own_metadata", lambda: None)
+    assert backends.own_entry_points(HARDWARE_GROUP) is None
+    assert isinstance(load_backend("pi"), PiBackend)
+    stale = tmp_path / "cardtable-0.0.1.dist-info"
+    stale.mkdir()
+    (stale / "entry_points.txt").write_text("# an older installation\n[cardtable.hardware]\n"
+                                            "pc = table.nothing:Nothing\n")
+    monkeypatch.setattr(backends, "_own_metadata", lambda: str(stale))
+    assert [ep.name for ep in backends.own_entry_points(HARDWARE_GROUP) or []] == ["pc"]
+    assert isinstance(load_backend("mock"), MockBackend)
+    monkeypatch.setattr(backends, "_own_metadata", lambda: str(tmp_path / "gone.dist-info"))
+    assert backends.own_entry_points(HARDWARE_GROUP) == []
+    assert isinstance(load_backend("pi"), PiBackend)
+
+
+def test_the_fake_display_shows_the_first_frame_and_becomes_the_fake_tables():
+    backend = load_backend("mock")
+    display = backend.fake_display((128, 32))
+    table = backend.fake_table(4, False, (128, 32), display=display)
+    try:
+        assert table.display is display
+    finally:
+        table.close()
+    with pytest.raises(ValueError, match=r"the display given is \(128, 32\), the screen"):
+        backend.fake_table(4, False, (128, 64), display=display)
+    with pytest.raises(BackendError, match="the pi hardware has no fake display"):
+        PiBackend().fake_display((128, 64))

@@ -1,9 +1,11 @@
-"""The table runs its machine flat (`table.controller.machine.build`: one
-`transitions.Machine` over the leaf states), built from the same nested
-tables as the diagram. From every state, for every trigger and whatever its
-guards answer, it must do exactly what `transitions`' own nested machine of
-those tables does: the same actions in the same order, the same state after,
-the same refusal of a trigger the state does not take."""
+"""The tables are written nested (the diagram); the table runs them flat and
+compiled (`table.controller.machine.build`: the `Dispatch` over the leaf
+states), and `machine.reference` is `transitions`' flat `Machine` of the
+same flattened tables. From every state, for every trigger and whatever its
+guards answer, both must do exactly what `transitions`' own nested machine
+of those tables does: the same actions in the same order, the same state
+after, the same refusal of a trigger the state does not take.
+(tests/table/test_controller_compiled_machine.py follows whole sequences.)"""
 
 from __future__ import annotations
 
@@ -50,7 +52,7 @@ def outcome(build, state, trigger, truth, args):
     m.set_state(state)
     try:
         taken = getattr(model, trigger)(*args)
-    except MachineError:
+    except (MachineError, machine.TriggerRefused):
         taken = "refused"
     return taken, model.state, model.log
 
@@ -61,8 +63,9 @@ def outcome(build, state, trigger, truth, args):
 def test_the_flat_machine_does_what_the_nested_one_does(state, trigger, truth):
     args = (2, "04A1B2C3") if trigger in ("read",) else (1,) if trigger.startswith(
         "reader") else ()
-    flat = outcome(machine.build, state, trigger, truth, args)
-    assert flat == outcome(machine.nested, state, trigger, truth, args), (state, trigger)
+    nested = outcome(machine.nested, state, trigger, truth, args)
+    assert outcome(machine.reference, state, trigger, truth, args) == nested, (state, trigger)
+    assert outcome(machine.build, state, trigger, truth, args) == nested, (state, trigger)
 
 
 def test_every_state_and_trigger_with_every_guard_true_and_false():
@@ -73,8 +76,10 @@ def test_every_state_and_trigger_with_every_guard_true_and_false():
                 "reader") else ()
             for value in (True, False):
                 truth = dict.fromkeys(GUARDS, value)
-                assert outcome(machine.build, state, trigger, truth, args) == outcome(
-                    machine.nested, state, trigger, truth, args), (state, trigger, value)
+                nested = outcome(machine.nested, state, trigger, truth, args)
+                for build in (machine.reference, machine.build):
+                    assert outcome(build, state, trigger, truth, args) == nested, (
+                        build.__name__, state, trigger, value)
 
 
 def test_parent_transitions_come_after_the_leafs_own():
@@ -88,16 +93,52 @@ def test_parent_transitions_come_after_the_leafs_own():
                      (None, "take_card")]
 
 
-def test_the_table_does_not_load_the_nested_machines_at_start():
+def test_the_table_does_not_load_transitions_at_all():
+    """The table's machine is the compiled dispatch: neither `transitions`
+    (≈ 20 ms of start-up) nor asyncio is imported to build and run it."""
     import subprocess
     import sys
 
     code = ("import sys; from table.controller import machine\n"
-            "class M: pass\n"
-            "machine.build(M())\n"
-            "print(sorted(m for m in sys.modules if m.startswith(('transitions.extensions', "
+            f"class M:\n{BODY}\n"
+            "m = M(); machine.build(m); m.step(); m.read(1, 'AB')\n"
+            "print(m.state, sorted(m for m in sys.modules if m.startswith(('transitions', "
             "'asyncio'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
+    assert out.stdout.strip() == "ready []"
+
+
+#: A model class body for the subprocess above: no match, nothing is the admin tag.
+BODY = "".join(f"    def {name}(self, *args): return {name == 'has_no_match'}\n"
+               for name in GUARDS) + "".join(f"    def {name}(self, *args): pass\n"
+                                             for name in ACTIONS)
+
+
+def test_a_table_up_and_playing_has_not_imported_transitions():
+    """The whole controller on a fake table, opened, resumed and taking a
+    button press and a card: `transitions` stays unloaded."""
+    import subprocess
+    import sys
+
+    code = ("import sys, tempfile\n"
+            "from hw_mocks.table import MockTable\n"
+            "from table.controller import Controller\n"
+            "from table.settings import TableSettings\n"
+            "mock = MockTable(seats=4)\n"
+            "ctl = Controller.open(TableSettings(game='filicau', knowledge='scan'), mock.ports,"
+            " tempfile.mkdtemp())\n"
+            "ctl.registry.enroll_virtual('german32')\n"
+            "ctl.start(); mock.press('ok'); ctl.wait_idle()\n"
+            "mock.readers.arrive(0, ctl.registry.uid_for(ctl.session.match.game.pack.cards[0],"
+            " 'german', 1)); ctl.wait_idle()\n"
+            "print(ctl.state, ctl.session.seq, sorted(m for m in sys.modules"
+            " if m.split('.')[0] == 'transitions'))\n"
+            "ctl.close(); mock.close()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    state, seq, loaded = out.stdout.split(" ", 2)
+    assert state == "match_deal_scan" and int(seq) == 2, out.stdout   # the match, a card read
+    assert loaded.strip() == "[]"

@@ -190,7 +190,7 @@ def test_the_machine_is_built_queued_without_auto_transitions():
     class Bare:
         pass
 
-    m = machine.build(Bare())
+    m = machine.reference(Bare())   # `transitions`' machine of the tables (the checked model)
     assert m.has_queue
     assert not m.auto_transitions
     assert not hasattr(Bare(), "to_ready")
@@ -260,7 +260,7 @@ def test_every_trigger_from_every_state(state, tmp_path):
     class Bare:
         pass
 
-    tables = machine.build(Bare())
+    tables = machine.reference(Bare())   # `transitions`' own machine of the tables
     for i, firing in enumerate(FIRINGS):
         rig = reach(state, tmp_path / str(i))
         declared = firing[0] in tables.get_triggers(state)

@@ -1,0 +1,105 @@
+"""The solver against an earlier version of itself, on the same deals.
+
+Run with `.venv/bin/python bench/solver_ab.py REV [GAME:DEALS[:values] ...]`
+(default `filicau:20 filicau:20:values filko:20 filko_hats:10`), on one core.
+`REV` is a git revision whose `engine/analysis/solver.py` is loaded beside
+the current one (`git show`); both solve every deal, in turns (the order
+swaps each deal), in one process, and must give the same values. Printed per
+case: CPU seconds and nodes of each, and the ratios. On a shared machine this
+is the reliable comparison: both versions meet the same load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+from solver_bench import _position
+
+from engine.analysis.position import Position
+from engine.analysis.rules import SolverRules, solver_rules
+from engine.analysis.solver import Solver
+
+clock = time.process_time
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def previous_solver(rev: str) -> ModuleType:
+    """`engine/analysis/solver.py` at `rev`, loaded as its own module."""
+    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:engine/analysis/solver.py"],
+                            check=True, capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "previous_solver.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("previous_solver", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["previous_solver"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _hands(p: Position, rules: SolverRules) -> list[int]:
+    taken = 0
+    hands = []
+    for h in p.hands:
+        m = rules.mask_of(h, taken)
+        taken |= m
+        hands.append(m)
+    return hands
+
+
+def compare(old: ModuleType, game_id: str, deals: int, values: bool) -> None:
+    rng = random.Random(game_id + "ab")
+    times: dict[str, list[float]] = {"old": [], "new": []}
+    nodes = {"old": 0, "new": 0}
+    for i in range(deals):
+        p = _position(game_id, rng, None)
+        rules = solver_rules(p.game, p.trump, p.family)
+        hands = _hands(p, rules)
+        order: list[tuple[str, type]] = [("old", old.Solver), ("new", Solver)]
+        if i % 2:
+            order.reverse()
+        got = {}
+        for name, cls in order:
+            s = cls(rules, p.teams)
+            s.load(hands, [], p.leader)
+            t0 = clock()
+            got[name] = s.card_values() if values else s.value()
+            times[name].append(clock() - t0)
+            nodes[name] += s.stats.nodes
+        if got["old"] != got["new"]:
+            sys.exit(f"{game_id} deal {i}: the versions disagree: {got}")
+    t_old, t_new = sum(times["old"]), sum(times["new"])
+    print(f"{game_id}{' (values of every card)' if values else ''}, {deals} deals: "
+          f"previous {t_old:.2f} CPU s (median {statistics.median(times['old']) * 1e3:.0f} ms, "
+          f"{nodes['old']:,} nodes), now {t_new:.2f} CPU s (median "
+          f"{statistics.median(times['new']) * 1e3:.0f} ms, {nodes['new']:,} nodes): "
+          f"{t_old / t_new:.2f}× fewer CPU seconds, {nodes['old'] / nodes['new']:.2f}× fewer nodes",
+          flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("rev", help="the git revision to compare with")
+    ap.add_argument("cases", nargs="*",
+                    default=["filicau:20", "filicau:20:values", "filko:20", "filko_hats:10"])
+    args = ap.parse_args()
+    old = previous_solver(args.rev)
+    for case in args.cases:
+        game_id, deals, *rest = case.split(":")
+        compare(old, game_id, int(deals), bool(rest))
+
+
+if __name__ == "__main__":
+    from pinning import one_core
+
+    one_core()
+    main()
