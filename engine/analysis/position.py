@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import BadRequest, Card, Deal, Game
+from engine.analysis.extras import Extras, ExtrasSearch, search_extras
 from engine.analysis.rules import SolverRules, solver_rules
 from engine.analysis.solver import Solver
 
@@ -48,6 +49,16 @@ class Position:
     #: lead a trump while it holds another card (20-card Filcău's rule 8:
     #: a "three" binder who won trick 1 leads a non-trump to trick 2).
     no_trump_lead: tuple[int, int] | None = None
+    #: The trick under way follows rules of its own (20-card Filcău's fris
+    #: trick): for each seat, the cards it may play to it, as the game's deal
+    #: answers (`Filcau20Deal.fris_legal`). Who wins it and what it is worth
+    #: are the game's usual answers. None: the usual rules.
+    first_trick: tuple[tuple[Card, ...], ...] | None = None
+    #: Tricks score more than their card points (Fildinsky's end game: the
+    #: deece, the last-trick bonus, melds): the game's scoring and where the
+    #: hand stands (`engine.analysis.extras`). Each player then plays for
+    #: the margin, his points minus the other's.
+    extras: Extras | None = None
 
     @property
     def turn(self) -> int:
@@ -90,10 +101,27 @@ class SolverCache:
         self.limit = limit
         self._solvers: dict[tuple[int, str | None, str | None, tuple[int, ...],
                                   tuple[int, int] | None], Solver] = {}
+        self._extras: dict[tuple[int, str | None, str | None, tuple[int, ...], object],
+                           ExtrasSearch] = {}
 
     def nodes(self) -> int:
         """The search nodes its solvers have visited."""
-        return sum(s.stats.nodes for s in self._solvers.values())
+        return sum(s.stats.nodes for s in self._solvers.values()) + \
+            sum(s.nodes for s in self._extras.values())
+
+    def extras_search(self, position: Position) -> ExtrasSearch:
+        """The search of a position with extras (`Position.extras`)."""
+        assert position.extras is not None
+        game = position.game
+        k = (id(game), position.trump, position.family, position.teams, position.extras[0])
+        s = self._extras.get(k)
+        if s is None or s.rules.game is not game:
+            if len(self._extras) >= self.limit:
+                self._extras.clear()
+            s = self._extras[k] = ExtrasSearch(game, position.trump, position.family,
+                                               position.teams, position.extras[0],
+                                               game.tricks_per_hand)
+        return s
 
     def get(self, rules: SolverRules, teams: tuple[int, ...],
             no_trump_lead: tuple[int, int] | None = None) -> Solver:
@@ -130,6 +158,10 @@ def analyse(position: Position, values: bool = True, cache: SolverCache | None =
     """The best each team can force from `position`, and (with `values`) what
     every legal card of the seat to play is worth. With a `limit`, a search
     that visits more nodes than that raises `SearchLimit`."""
+    if position.first_trick is not None:
+        return _analyse_own_trick(position, values, cache or SolverCache(), limit)
+    if position.extras is not None:
+        return _analyse_extras(position, values, limit, cache)
     solver, rules = load(position, cache)
     solver.stats.limit = solver.stats.nodes + limit if limit else 0
     seat = position.turn
@@ -149,6 +181,84 @@ def analyse(position: Position, values: bool = True, cache: SolverCache | None =
     else:
         best0 = solver.value()
     return Analysis(seat, team, final(best0), out)
+
+
+def _analyse_own_trick(position: Position, values: bool, cache: SolverCache, limit: int
+                       ) -> Analysis:
+    """`analyse` in a trick with rules of its own (`Position.first_trick`):
+    every way of finishing it, each seat choosing what is best for its team;
+    from the trick's end on, the solver."""
+    n = len(position.hands)
+
+    def best(pos: Position) -> tuple[int, int]:
+        if len(pos.trick) == n:
+            after = after_trick(pos)
+            if not any(after.hands):
+                return after.won
+            return analyse(after, values=False, cache=cache, limit=limit).points
+        seat = pos.turn
+        team = pos.teams[seat]
+        out: tuple[int, int] | None = None
+        for c in own_legal(pos):
+            got = best(hands_after(pos, seat, c))
+            if out is None or got[team] > out[team]:
+                out = got
+        if out is None:
+            raise BadRequest(f"seat {seat} has no card it may play to this trick")
+        return out
+
+    seat = position.turn
+    team = position.teams[seat]
+    found: dict[Card, int] = {}
+    points: tuple[int, int] | None = None
+    for c in own_legal(position):
+        got = best(hands_after(position, seat, c))
+        found[c] = got[team]
+        if points is None or got[team] > points[team]:
+            points = got
+    if points is None:
+        raise BadRequest(f"seat {seat} has no card it may play to this trick")
+    return Analysis(seat, team, points, found if values else {})
+
+
+def _analyse_extras(position: Position, values: bool, limit: int,
+                    cache: SolverCache | None) -> Analysis:
+    """`analyse` when tricks score extra points (`Position.extras`). Each
+    side plays for the margin; `points` are those of a best line, and a
+    card's value is its team's points on the best line less what the card
+    costs in margin: `loss` is the margin a card gives away."""
+    assert position.extras is not None
+    seat, best, lines = search_extras(position.game, position.trump, position.family,
+                                      position.teams, position.extras, position.hands,
+                                      position.trick, position.leader, limit,
+                                      cache.extras_search(position) if cache else None)
+    team = position.teams[seat]
+    won0, won1 = position.won
+    points = (won0 + best[1], won1 + best[2])
+    sign = 1 if team == 0 else -1
+    out = {c: points[team] - (best[0] - line[0]) * sign for c, line in lines.items()}
+    return Analysis(seat, team, points, out if values else {})
+
+
+def own_legal(position: Position) -> list[Card]:
+    """The cards the seat to play may play to a trick with rules of its own."""
+    assert position.first_trick is not None
+    seat = position.turn
+    held = position.hands[seat]
+    return [c for c in position.first_trick[seat] if c in held]
+
+
+def after_trick(position: Position) -> Position:
+    """The position once its complete trick is gathered: the game's winner
+    leads next and its team takes the game's points for the trick."""
+    game = position.game
+    trick = list(position.trick)
+    winner = (position.leader + game.trick_winner(trick, position.trump)) % len(position.hands)
+    pts = game.trick_points(trick, position.trump)
+    won = list(position.won)
+    won[position.teams[winner]] += pts
+    return Position(game, position.trump, position.hands, (), winner, position.teams,
+                    (won[0], won[1]), position.family, position.no_trump_lead)
 
 
 # ----- from a live deal ---------------------------------------------------------------
@@ -188,7 +298,28 @@ def position_of(deal: Deal) -> Position:
     for seat, p in enumerate(deal.points):
         won[teams[seat]] += p
     return Position(game_of(deal), deal.trump, hands, trick, deal.leader, teams,
-                    (won[0], won[1]), family, no_trump_lead_of(deal))
+                    (won[0], won[1]), family, no_trump_lead_of(deal), first_trick_of(deal),
+                    extras_of(deal))
+
+
+def extras_of(deal: Deal) -> Extras | None:
+    """Fildinsky's end game: what its tricks score beyond brisques, and
+    where the hand stands (the deal's own `endgame_scoring`)."""
+    scoring = getattr(deal, "endgame_scoring", None)
+    if scoring is None:
+        return None
+    rules, state = scoring()
+    return rules, state
+
+
+def first_trick_of(deal: Deal) -> tuple[tuple[Card, ...], ...] | None:
+    """20-card Filcău's fris trick while it is under way, hands known: the
+    cards each seat may play to it (the game's own `fris_legal`)."""
+    if not getattr(deal, "in_fris_trick", False) or deal.hands is None:
+        return None
+    legal = deal.fris_legal  # type: ignore[attr-defined]  # a Filcau20Deal (in_fris_trick)
+    pack = deal.pack
+    return tuple(tuple(pack.cards_of(legal(s, h))) for s, h in enumerate(deal.hands))
 
 
 def no_trump_lead_of(deal: Deal) -> tuple[int, int] | None:
@@ -208,11 +339,14 @@ def hands_after(position: Position, seat: int, c: Card) -> Position:
     hands[seat] = tuple(h)
     return Position(position.game, position.trump, tuple(hands), (*position.trick, c),
                     position.leader, position.teams, position.won, position.family,
-                    position.no_trump_lead)
+                    position.no_trump_lead, position.first_trick, position.extras)
 
 
 def legal_now(position: Position) -> list[Card]:
-    """The legal cards of the seat to play (the game's legal family)."""
+    """The legal cards of the seat to play (the game's legal family, or the
+    trick's own rules)."""
+    if position.first_trick is not None:
+        return own_legal(position)
     solver, rules = load(position)
     return rules.cards_of(solver.legal())
 

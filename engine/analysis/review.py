@@ -20,17 +20,20 @@ seconds; `table.review` spreads it over the cores and keeps the time budget.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import BadRequest, Card, Deal, EngineError, Game, MatchState
+from engine.analysis.extras import Extras
 from engine.analysis.position import (
     Analysis,
     Position,
     SolverCache,
     analyse,
+    extras_of,
     game_of,
     no_trump_lead_of,
     teams_of,
@@ -50,7 +53,11 @@ class HandRecord:
     """One hand as played: the cards each seat was dealt, the plays in order
     (seat, card), trumps, the first leader, each seat's team, the cards shown
     to everybody (by seat), the match state before the hand, and the plays
-    the solver cannot judge (by index; a special trick of the game)."""
+    the solver cannot judge (by index; a special trick of the game).
+    `first_trick`: the first trick follows rules of its own (20-card
+    Filcău's fris trick), and these are the cards each seat could play to it
+    (the game's own answer, from the hands as dealt): its plays are judged
+    with every card visible, they show no void and have no fair view."""
 
     game: Game
     trump: str | None
@@ -64,11 +71,21 @@ class HandRecord:
     family: str | None = None
     first: int = 0
     no_trump_lead: tuple[int, int] | None = None
+    first_trick: tuple[tuple[Card, ...], ...] | None = None
+    #: Tricks that score more than card points (Fildinsky's end game): before
+    #: each play, the game's scoring and where the hand stood (unused won
+    #: cards, Sevens that scored), and each seat's points in the hand so far.
+    extras: tuple[tuple[Extras, tuple[int, int]], ...] | None = None
+
+    def special(self, index: int) -> bool:
+        """Is play `index` in a trick with rules of its own (the fris trick)?"""
+        return self.first_trick is not None and index < self.game.players
 
     def position(self, index: int, hands: Sequence[Sequence[Card]] | None = None
                  ) -> Position:
         """The position before play `index` (0-based), with these initial
-        hands (default: the real ones)."""
+        hands (default: the real ones; a trick with rules of its own needs
+        them)."""
         game = self.game
         n = game.players
         held = [list(h) for h in (hands if hands is not None else self.hands)]
@@ -83,8 +100,15 @@ class HandRecord:
                 won[self.teams[w]] += game.trick_points(trick, self.trump)
                 leader = w
                 trick = []
+        first_trick = self.first_trick if self.special(index) else None
+        if first_trick is not None and hands is not None:
+            raise BadRequest("the fris trick is judged with the hands as dealt only")
+        extras = None
+        if self.extras is not None:
+            extras, (won[0], won[1]) = self.extras[index]
         return Position(game, self.trump, tuple(tuple(h) for h in held), tuple(trick), leader,
-                        self.teams, (won[0], won[1]), self.family, self.no_trump_lead)
+                        self.teams, (won[0], won[1]), self.family, self.no_trump_lead,
+                        first_trick, extras)
 
 
 @dataclass(frozen=True)
@@ -145,16 +169,55 @@ def record_of(deal: Deal, state: MatchState | None = None,
     if any(len(h) != len(initial[0]) for h in initial):
         raise BadRequest("the hands of this deal are not known: it cannot be reviewed")
     skipped: set[int] = set()
-    # 20-card Filcău: the fris trick follows rules of its own, which the
-    # solver does not search (rule 8 it does: `no_trump_lead_of`).
-    if getattr(deal, "fris", None) is not None:
-        skipped.update(range(n))
+    # 20-card Filcău: the fris trick follows rules of its own, the game's
+    # (`fris_legal`, from each seat's first three cards as dealt): judged
+    # when the hands were read; with hands unknown the first three are not
+    # known, and the trick is not judged.
+    first_trick = None
+    fris = getattr(deal, "fris", None)
+    if fris is not None:
+        if deal.hands is not None:
+            legal = deal.fris_legal  # type: ignore[attr-defined]  # a Filcau20Deal
+            pack = deal.pack
+            first_trick = tuple(tuple(pack.cards_of(legal(s, pack.mask(initial[s]))))
+                                for s in range(n))
+        else:
+            skipped.update(range(n))
     first = 0
     teams = teams_of(deal)
+    extras = _extras_before_each_play(deal, len(plays)) if family is not None and plays \
+        else None
     return HandRecord(game, deal.trump, first_leader, tuple(tuple(h) for h in initial),
                       tuple(plays), teams,
                       {s: tuple(cs) for s, cs in (public or {}).items()}, state,
-                      frozenset(skipped), family, first, no_trump_lead_of(deal))
+                      frozenset(skipped), family, first, no_trump_lead_of(deal), first_trick,
+                      extras)
+
+
+def _extras_before_each_play(deal: Deal, plays: int
+                             ) -> tuple[tuple[Extras, tuple[int, int]], ...] | None:
+    """Fildinsky's end game: before each of its last `plays` plays, what the
+    rest of the hand could score beyond brisques and each seat's points so
+    far, read from a copy of the deal taken back one action at a time (its
+    own `undo`). None when the deal cannot say."""
+    if extras_of(deal) is None or not deal.can_undo:
+        return None
+    d = copy.deepcopy(deal, {id(deal.game): deal.game})
+    n = d.n
+    found: dict[int, tuple[Extras, tuple[int, int]]] = {}
+    start = d.tricks_per_hand * n - plays   # plays before the first one reviewed
+    while d.can_undo:
+        undone = d.undo()
+        index = len(d.tricks) * n + len(d.trick) - start
+        if getattr(undone, "action", "play") == "play" and 0 <= index < plays:
+            e = extras_of(d)
+            assert e is not None
+            found[index] = (e, (d.points[0], d.points[1]))
+        if index < 0:
+            break
+    if len(found) != plays:
+        return None
+    return tuple(found[i] for i in range(plays))
 
 
 def result_of(game: Game, state: MatchState | None, points: tuple[int, int]) -> Any:
@@ -234,7 +297,8 @@ def knowledge(record: HandRecord, index: int) -> Knowledge:
     played = [c for _, c in record.plays[:index]]
     own = pos.hands[seat]
     excluded = exclusions(game, record.trump, record.family, record.leader,
-                          record.plays[:index], record.skipped, record.first)
+                          record.plays[:index], record.skipped | own_rules(record),
+                          record.first)
     known: list[tuple[Card, ...]] = []
     for s in range(n):
         shown = [c for c in record.public.get(s, ()) if c not in played] if s != seat else []
@@ -278,6 +342,12 @@ def exclusions(game: Game, trump: str | None, family: str | None, leader: int,
         if len(trick_bits) == n:
             trick_bits = []
     return tuple(frozenset(e) for e in excluded)
+
+
+def own_rules(record: HandRecord) -> frozenset[int]:
+    """The plays of a trick with rules of its own: they show no void."""
+    n = record.game.players
+    return frozenset(i for i in range(min(n, len(record.plays))) if record.special(i))
 
 
 def _unseen(record: HandRecord, played: list[Card], own: Sequence[Card]) -> list[Card]:
@@ -327,7 +397,11 @@ def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: 
                    cache: SolverCache | None = None, limit: int = NODE_LIMIT
                    ) -> tuple[dict[Card, float], int]:
     """Average loss of every legal card of play `index` over `samples` deals
-    consistent with what its player knew: ({card: average loss}, deals solved)."""
+    consistent with what its player knew: ({card: average loss}, deals solved).
+    None in a trick with rules of its own (a player on the fris has seen only
+    his first three cards)."""
+    if record.special(index):
+        return {}, 0
     k = knowledge(record, index)
     pos = record.position(index)
     totals: dict[Card, float] = {}

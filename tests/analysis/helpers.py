@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
-from engine import Card, Game
+from engine import Card, Deal, Game
 from engine.analysis import Position
 
 
@@ -48,10 +49,14 @@ def random_ending(game: Game, rng: random.Random, tricks: int,
                     random_teams(game, rng), won, family)
 
 
-def brute_force(position: Position, context: dict[str, object] | None = None
+def brute_force(position: Position, context: dict[str, object] | None = None,
+                memo: dict[object, tuple[int, int]] | None = None
                 ) -> tuple[tuple[int, int], dict[Card, int]]:
     """(each team's final points under best play, the mover's team's final
-    points for each legal card), by trying everything."""
+    points for each legal card), by trying everything. With `memo` (a dict,
+    shared only by positions of one game, trump and teams), the points still
+    to come from the start of a trick are remembered by the exact cards each
+    seat holds and the leader: the same tree, each subtree searched once."""
     game = position.game
     trump = position.trump
     teams = position.teams
@@ -73,6 +78,17 @@ def brute_force(position: Position, context: dict[str, object] | None = None
                won: tuple[int, int]) -> tuple[int, int]:
         if not trick and not any(hands):
             return won
+        if memo is not None and not trick:
+            key = (tuple(tuple(sorted(c.code for c in h)) for h in hands), leader)
+            future = memo.get(key)
+            if future is None:
+                got = find(hands, trick, leader, (0, 0))
+                future = memo[key] = got
+            return won[0] + future[0], won[1] + future[1]
+        return find(hands, trick, leader, won)
+
+    def find(hands: list[list[Card]], trick: list[Card], leader: int,
+             won: tuple[int, int]) -> tuple[int, int]:
         seat = (leader + len(trick)) % n
         team = teams[seat]
         best: tuple[int, int] | None = None
@@ -114,3 +130,143 @@ def _legal(game: Game, trump: str | None, trick: Sequence[Card], hand: Sequence[
         if c not in seen:
             seen.append(c)
     return seen
+
+
+# ----- 20-card Filcău: the fris trick ---------------------------------------------------
+
+
+def fris_deal(game: Game, rng: random.Random) -> Deal:
+    """A random hand of 20-card Filcău whose trumps were chosen by fris, as
+    the game's own deal plays it: a random seat with an Over among its first
+    three cards made fris with it (led at once), random trumps; each hand
+    lists its first three cards first."""
+    from engine.games.filcau20.deal import Filcau20Deal, FrisTrick
+
+    while True:
+        cards = list(game.pack.cards)
+        rng.shuffle(cards)
+        hands = [cards[5 * s:5 * s + 5] for s in range(game.players)]
+        seat = rng.randrange(game.players)
+        overs = [c for c in hands[seat][:3] if c.rank == "O"]
+        if overs:
+            break
+    over = rng.choice(overs)
+    first = [game.pack.mask(h[:3]) for h in hands]
+    deal = Filcau20Deal(game, rng.choice(game.pack.suits), seat, hands,
+                        fris=FrisTrick(seat, over, first))
+    deal.play(seat, over)
+    return deal
+
+
+def brute_force_fris(deal: Deal, teams: tuple[int, ...]
+                     ) -> tuple[tuple[int, int], dict[Card, int]]:
+    """(each team's final points under best play, the mover's team's final
+    points for each legal card) of a deal in its fris trick. The fris trick
+    is played out by the game's own deal (`legal_cards`, `play`, `undo`:
+    every card it accepts, nothing else); from the trick's end `brute_force`
+    tries everything (with a memo of whole tricks: the same tree)."""
+    n = deal.n
+    memo: dict[object, tuple[int, int]] = {}
+    assert getattr(deal, "in_fris_trick", False) and deal.hands is not None
+
+    def tail() -> tuple[int, int]:
+        won = [0, 0]
+        for t in deal.tricks:
+            won[teams[t.winner]] += t.points
+        p = Position(deal.game, deal.trump,  # type: ignore[arg-type]
+                     tuple(tuple(deal.hand_of(s)) for s in range(n)), (), deal.leader,
+                     teams, (won[0], won[1]))
+        return brute_force(p, memo=memo)[0]
+
+    def search() -> tuple[int, int]:
+        if deal.tricks:
+            return tail()
+        seat = deal.turn
+        best: tuple[int, int] | None = None
+        for c in list(deal.legal_cards()):
+            deal.play(seat, c)
+            got = search()
+            deal.undo()
+            if best is None or got[teams[seat]] > best[teams[seat]]:
+                best = got
+        assert best is not None
+        return best
+
+    seat = deal.turn
+    values: dict[Card, int] = {}
+    for c in list(deal.legal_cards()):
+        deal.play(seat, c)
+        values[c] = search()[teams[seat]]
+        deal.undo()
+    return search(), values
+
+
+# ----- Fildinsky's end game: brisques, deece, last trick, melds -------------------------
+
+
+def fildinsky_ending(game: Game, rng: random.Random, tricks: int) -> Deal:
+    """A Fildinsky hand as the game's own deal plays it, `tricks` tricks from
+    its end: the hand read (hands and stock), the stock phase and the first
+    tricks of the end game played at random by `step_randomly` (random
+    cards, melds, exchanges and passes), waiting for a card. Half the time
+    the hand stops with the first card of a trick down."""
+    dealt = game.deal(rng, rng.randrange(2))
+    deal = game.new_deal(dealt.trump, dealt.leader, dealt.hands,  # type: ignore[call-arg]
+                         turn_up=dealt.extra["turn_up"], stock=dealt.extra["stock"])
+    stop = game.tricks_per_hand - tricks
+    while len(deal.tricks) < stop or deal.pending()[0] != "play":
+        deal.step_randomly(rng)
+    if rng.randrange(2):
+        deal.play(deal.turn, rng.choice(list(deal.legal_cards())))
+    return deal
+
+
+def brute_force_fildinsky(deal: Deal) -> tuple[int, dict[Card, int]]:
+    """(seat 0's margin at the end of the hand under best play: its points
+    minus seat 1's; the margin of the seat to play for each of its legal
+    cards), each player playing for his own margin. Everything is played out
+    by the game's own deal: every legal card (`legal_cards`), after each
+    trick every meld the deal offers its winner (`legal_melds`, `declare`)
+    or none (`close_melds`), `undo` back; the points are the deal's."""
+    d: Any = deal
+
+    def margin(seat: int) -> int:
+        return int(d.points[seat] - d.points[1 - seat])
+
+    def search() -> int:
+        """Seat 0's final margin."""
+        if d.finished:
+            return margin(0)
+        stage, seat = d.pending()
+        sign = 1 if seat == 0 else -1
+        results = []
+        if stage == "play":
+            seen = []
+            for c in list(d.legal_cards()):
+                if c in seen:
+                    continue
+                seen.append(c)
+                d.play(seat, c)
+                results.append(search())
+                d.undo()
+        else:
+            assert stage == "meld", stage
+            for k in d.legal_melds():
+                d.declare(seat, k.name)
+                results.append(search())
+                d.undo()
+            d.close_melds(seat)
+            results.append(search())
+            d.undo()
+        return max(results, key=lambda m: m * sign)
+
+    seat = d.turn
+    sign = 1 if seat == 0 else -1
+    values: dict[Card, int] = {}
+    for c in list(d.legal_cards()):
+        if c in values:
+            continue
+        d.play(seat, c)
+        values[c] = search() * sign
+        d.undo()
+    return search(), values

@@ -92,18 +92,28 @@ class Filcau20Deal(Deal):
 
     # ----- legality, hands known -----------------------------------------------------
 
+    def fris_legal(self, seat: int, hand: int) -> int:
+        """The cards of `hand` (a slot mask: the seat's five cards, the first
+        three as dealt in `fris.first`) that `seat` may play to the fris
+        trick, hands known: the fris Over for the fris player; for the others
+        a small card of the first three, else (the two others turned up) a
+        small card of those (d1) or any Ten or Ace (d2), else any Ten or Ace
+        of the five. The one place this rule is written (the solver asks it
+        too: `engine.analysis.position`)."""
+        assert self.fris is not None
+        if seat == self.fris.seat:
+            slot = self.pack.slot(self.fris.over, hand)
+            return 0 if slot < 0 else 1 << slot
+        first, later = hand & self.fris.first[seat], hand & ~self.fris.first[seat]
+        if first & self._small:
+            return first & self._small
+        if self.d1:
+            return (later & self._small) or ((first | later) & self._big)
+        return (later & self._small) | ((first | later) & self._big)
+
     def _legal(self, seat: int, hand: int) -> int:
         if self.in_fris_trick and self.hands is not None:
-            assert self.fris is not None
-            if seat == self.fris.seat:
-                slot = self.pack.slot(self.fris.over, hand)
-                return 0 if slot < 0 else 1 << slot
-            first, later = self._first(seat), self._later(seat)
-            if first & self._small:
-                return first & self._small
-            if self.d1:
-                return (later & self._small) or ((first | later) & self._big)
-            return (later & self._small) | ((first | later) & self._big)
+            return self.fris_legal(seat, hand)
         if self.rule8_applies(seat):
             return hand & ~self.tables.suit_mask[TRUMP]
         return super()._legal(seat, hand)

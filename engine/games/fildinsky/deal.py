@@ -36,6 +36,14 @@ from typing import Any
 from engine.cards import Card
 from engine.deal import Deal, DealRules, PlayOutcome, Revoke, Trick
 from engine.errors import BadRequest, UnknownCard
+from engine.games.fildinsky.endgame import (
+    DEECE_POINTS,
+    EndgameScoring,
+    EndState,
+    deece_cards,
+    is_deece_card,
+    last_trick_points,
+)
 from engine.games.fildinsky.legal import RevokeWatch, follower_refusal
 from engine.games.fildinsky.melds import MeldKind, combination_problem, legal_melds, meld_kinds
 from engine.games.fildinsky.messages import Refusal
@@ -45,8 +53,6 @@ from engine.packs import iter_bits
 STOCK_SIZE = 48
 STOCK_TRICKS = 24
 TRICKS = 32
-DEECE_POINTS = 10
-LAST_TRICK_POINTS = 10
 
 
 @dataclass(frozen=True)
@@ -446,17 +452,14 @@ class FildinskyDeal(Deal):
         brisques = sum(t.points[s] for s in slots)
         deece = 0
         exchange_slot: int | None = None
-        for i, s in enumerate(slots):
-            c = self.pack.cards[s]
-            if c.rank != "7" or c.suit != self.trump or self.deece_scored >> s & 1:
-                continue
-            player = (self.leader + i) % 2
-            if self.opts["deece_trigger"] == "played_by_winner" and player != winner:
-                continue
+        for i in deece_cards([self.pack.cards[s] for s in slots],
+                             [bool(self.deece_scored >> s & 1) for s in slots], self.leader,
+                             winner, self.trump, self.opts["deece_trigger"]):
+            s = slots[i]
             self.deece_scored |= 1 << s
             deece += DEECE_POINTS
             exchange_slot = s
-        last = LAST_TRICK_POINTS if number == self.opts["last_trick_bonus"] else 0
+        last = last_trick_points(number, self.opts["last_trick_bonus"])
         done = Trick(number, self.leader, tuple(self.pack.cards[s] for s in slots), winner,
                      brisques)
         self.tricks.append(done)
@@ -527,6 +530,27 @@ class FildinskyDeal(Deal):
         self.stage = "over"
         self.finished = True
         self.draws_due = []
+
+    # ----- the end game, for the solver ---------------------------------------------
+
+    def endgame_scoring(self) -> tuple[EndgameScoring, EndState]:
+        """What the rest of the hand can score beyond brisques (its rules, and
+        where each seat stands: unused won cards, Sevens of trumps in hand or
+        led to the trick under way that already scored a deece): for the
+        solver of the end game."""
+        opts = self.opts
+        scoring = EndgameScoring(self.trump or "", opts["deece_trigger"],
+                                 opts["last_trick_bonus"],
+                                 opts["meld_needs_current_trick_card"], opts["bezique_pair"])
+        scored = [0, 0]
+        for seat in (0, 1):
+            mine = self.known_of(seat)
+            if self.trick and seat == self.leader:
+                mine |= 1 << self.trick[0]   # the card led to the trick under way
+            for s in iter_bits(mine & self.deece_scored):
+                scored[seat] += is_deece_card(self.pack.cards[s], self.trump)
+        piles = (scoring.pile(self.unused_won(0)), scoring.pile(self.unused_won(1)))
+        return scoring, EndState(piles, (scored[0], scored[1]))
 
     # ----- melds and the deece ------------------------------------------------------
 

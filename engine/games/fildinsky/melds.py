@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations_with_replacement
 
 from engine.cards import Card
@@ -62,6 +63,11 @@ def bezique_cards(trump: str, bezique_pair: str = "fixed") -> tuple[Card, Card]:
 
 def meld_kinds(trump: str, bezique_pair: str = "fixed") -> tuple[MeldKind, ...]:
     """The meld table for this trump suit, in the order of the source."""
+    return _meld_kinds(trump, bezique_pair)
+
+
+@cache
+def _meld_kinds(trump: str, bezique_pair: str) -> tuple[MeldKind, ...]:
     if trump not in SUITS:
         raise ValueError(f"{trump!r} is not a French suit letter")
     kinds = [

@@ -1,0 +1,241 @@
+"""The end game of a two-player hand whose tricks score more than their card
+points (Fildinsky: the deece, the last-trick bonus, melds declared after a
+trick won), searched exactly with every card visible.
+
+Extra points are not a fixed total (a meld adds points nobody else loses),
+so each player plays for the **margin**: his points minus the other's. The
+game says what a trick can score beyond its card points, and what its
+winner may choose then (which melds to declare), through an object with a
+`choices(state, number, leader, cards, winner)` method (Fildinsky's
+`EndgameScoring`, `engine.games.fildinsky.endgame`) and a state of its own
+(unused won cards, Sevens that already scored). The play itself (legal
+cards, who wins a trick, card points) comes from the game's rules, renumbered
+as for the solver (`engine.analysis.rules`).
+
+The search tries every legal card (one of two identical cards), every choice
+of the trick's winner, and remembers each position at a trick's start by its
+exact cards, leader and scoring state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol
+
+from engine import BadRequest, Card
+from engine.analysis.rules import SolverRules, solver_rules
+from engine.analysis.solver import SearchLimit
+
+
+class TrickExtras(Protocol):
+    """What a game's tricks score beyond their card points (see the module
+    docstring)."""
+
+    def choices(self, state: Any, number: int, leader: int, cards: Sequence[Card],
+                winner: int) -> Sequence[tuple[int, Any]]: ...
+
+
+#: A game's extras and where the hand stands (its state, hashable).
+Extras = tuple[TrickExtras, Hashable]
+
+#: (margin for side 0, side 0's points, side 1's points) from a position on.
+Line = tuple[int, int, int]
+
+_INF = 1 << 30
+
+
+class ExtrasSearch:
+    """The search for one position's game, trumps, family and extras."""
+
+    def __init__(self, game: Any, trump: str | None, family: str | None,
+                 teams: Sequence[int], extras: TrickExtras, tricks: int,
+                 limit: int = 0) -> None:
+        if len(teams) != 2:
+            raise BadRequest("the end game with extra points is searched for two players")
+        self.rules: SolverRules = solver_rules(game, trump, family)
+        self.teams = tuple(teams)
+        self.extras = extras
+        self.tricks = tricks
+        self.memo: dict[tuple[int, int, int, Hashable], Line] = {}
+        self.bounds: dict[tuple[int, int, int, Hashable], tuple[int, int]] = {}
+        #: The extras' answers, by (state, trick number, leader, the two cards).
+        self.options: dict[tuple[Hashable, int, int, int, int],
+                           tuple[tuple[int, Any], ...]] = {}
+        #: Legal moves by (hand, card led or -1).
+        self.legal: dict[tuple[int, int], list[int]] = {}
+        self.nodes = 0
+        #: Raise `SearchLimit` once `nodes` passes this (0: no limit).
+        self.limit = limit
+
+    # ----- moves ---------------------------------------------------------------
+
+    def moves(self, hand: int, trick: Sequence[int]) -> list[int]:
+        """The legal bits of `hand`, one of two identical cards."""
+        lk = (hand, trick[0] if trick else -1)
+        found = self.legal.get(lk)
+        if found is not None:
+            return found
+        rules = self.rules
+        legal = rules.legal(hand, trick)
+        out = []
+        seen: set[Card] = set()
+        while legal:
+            low = legal & -legal
+            b = low.bit_length() - 1
+            c = rules.card(b)
+            if c not in seen:
+                seen.add(c)
+                out.append(b)
+            legal ^= low
+        self.legal[lk] = out
+        return out
+
+    def _sign(self, seat: int) -> int:
+        return 1 if self.teams[seat] == 0 else -1
+
+    # ----- the search ----------------------------------------------------------
+    #
+    # Alpha-beta on side 0's margin: a window (alpha, beta) of margins that
+    # still matter. A result inside its window is exact (kept in `memo` with
+    # its line); one outside is only a bound (kept in `bounds`), and its line
+    # is never used: only exact results reach the root, searched with an
+    # open window.
+
+    def boundary(self, hands: tuple[int, int], leader: int, state: Hashable,
+                 alpha: int = -_INF, beta: int = _INF) -> Line:
+        """The best line from the start of a trick."""
+        if not hands[0] and not hands[1]:
+            return 0, 0, 0
+        key = (hands[0], hands[1], leader, state)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        lo, hi = self.bounds.get(key, (-_INF, _INF))
+        if lo >= beta:
+            return lo, 0, 0
+        if hi <= alpha:
+            return hi, 0, 0
+        a0, b0 = max(alpha, lo), min(beta, hi)
+        a, b = a0, b0
+        maxi = self.teams[leader] == 0
+        best: Line | None = None
+        for m in self.moves(hands[leader], ()):
+            got = self.follow(hands, leader, state, m, a, b)
+            if best is None or (got[0] > best[0] if maxi else got[0] < best[0]):
+                best = got
+            if maxi:
+                a = max(a, got[0])
+            else:
+                b = min(b, got[0])
+            if a >= b:
+                break
+        assert best is not None
+        v = best[0]
+        if a0 < v < b0 or (lo == hi == v):
+            self.memo[key] = best
+        elif v <= a0:
+            self.bounds[key] = (lo, min(hi, v))
+        else:
+            self.bounds[key] = (max(lo, v), hi)
+        return best
+
+    def follow(self, hands: tuple[int, int], leader: int, state: Hashable, lead: int,
+               alpha: int = -_INF, beta: int = _INF) -> Line:
+        """The best line once the leader has led `lead`."""
+        other = 1 - leader
+        maxi = self.teams[other] == 0
+        best: Line | None = None
+        for m in self.moves(hands[other], (lead,)):
+            got = self.close(hands, leader, state, lead, m, alpha, beta)
+            if best is None or (got[0] > best[0] if maxi else got[0] < best[0]):
+                best = got
+            if maxi:
+                alpha = max(alpha, got[0])
+            else:
+                beta = min(beta, got[0])
+            if alpha >= beta:
+                break
+        if best is None:
+            raise BadRequest(f"seat {other} has no card to play")
+        return best
+
+    def close(self, hands: tuple[int, int], leader: int, state: Hashable, lead: int,
+              second: int, alpha: int = -_INF, beta: int = _INF) -> Line:
+        """The best line once both cards of the trick are down: the trick's
+        points and the winner's best choice of extras, then the rest."""
+        self.nodes += 1
+        if self.limit and self.nodes > self.limit:
+            raise SearchLimit(self.nodes)
+        rules = self.rules
+        kt = rules.keytab[rules.tables.eff[lead]]
+        winner = 1 - leader if kt[second] > kt[lead] else leader
+        left = [hands[0], hands[1]]
+        left[leader] &= ~(1 << lead)
+        left[1 - leader] &= ~(1 << second)
+        rest = (left[0], left[1])
+        number = self.tricks - rest[leader].bit_count()
+        pts = rules.points[lead] + rules.points[second]
+        ck = (state, number, leader, lead, second)
+        options = self.options.get(ck)
+        if options is None:
+            cards = (rules.card(lead), rules.card(second))
+            got_options = self.extras.choices(state, number, leader, cards, winner)
+            # The richest choice first: it usually decides.
+            options = self.options[ck] = tuple(sorted(got_options, key=lambda o: -o[0]))
+        maxi = self.teams[winner] == 0
+        best: Line | None = None
+        for extra, after in options:
+            gain = pts + extra
+            shift = gain if maxi else -gain
+            m, x0, x1 = self.boundary(rest, winner, after, alpha - shift, beta - shift)
+            got = (m + gain, x0 + gain, x1) if maxi else (m - gain, x0, x1 + gain)
+            if best is None or (got[0] > best[0] if maxi else got[0] < best[0]):
+                best = got
+            if maxi:
+                alpha = max(alpha, got[0])
+            else:
+                beta = min(beta, got[0])
+            if alpha >= beta:
+                break
+        assert best is not None
+        return best
+
+
+def search_extras(game: Any, trump: str | None, family: str | None, teams: Sequence[int],
+                  extras: Extras, hands: Sequence[Sequence[Card]], trick: Sequence[Card],
+                  leader: int, limit: int = 0, search: ExtrasSearch | None = None
+                  ) -> tuple[int, Line, dict[Card, Line]]:
+    """(the seat to play, the best line from the position, the line after each
+    of its legal cards). With a `limit`, more search nodes than that raise
+    `SearchLimit`. `search`: one made for the same game, trumps, family,
+    teams and scoring, whose tables serve again."""
+    scoring, state = extras
+    if search is None:
+        search = ExtrasSearch(game, trump, family, teams, scoring, game.tricks_per_hand)
+    search.limit = search.nodes + limit if limit else 0
+    rules = search.rules
+    taken = 0
+    masks = []
+    for h in hands:
+        m = rules.mask_of(h, taken)
+        taken |= m
+        masks.append(m)
+    if len(masks) != 2:
+        raise BadRequest("the end game with extra points is searched for two players")
+    if len(trick) > 1:
+        raise BadRequest("a trick of two players has at most one card down")
+    start = (masks[0], masks[1])
+    lead_bits = [rules.mask_of([c], taken).bit_length() - 1 for c in trick]
+    seat = leader if not trick else 1 - leader
+    values: dict[Card, Line] = {}
+    for b in search.moves(start[seat], lead_bits):
+        if trick:
+            values[rules.card(b)] = search.close(start, leader, state, lead_bits[0], b)
+        else:
+            values[rules.card(b)] = search.follow(start, leader, state, b)
+    if not values:
+        raise BadRequest(f"seat {seat} has no card to play")
+    sign = search._sign(seat)
+    best = max(values.values(), key=lambda line: line[0] * sign)
+    return seat, best, values
+
