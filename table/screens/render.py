@@ -21,6 +21,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from table.screens.glyphs import glyphs
 from table.screens.suits import SIGN_SIZE, suit_sign
 from table.screens.view import (
     CardFace,
@@ -97,20 +98,13 @@ def rendered_text(size: int, text: str, face: str = "sans"
     and (dx, dy) is where its corner goes relative to the point the text is
     drawn at (its top left, as `ImageDraw.text` takes it); None when nothing
     is lit (spaces, an empty string). Pasting the mask with `ImageDraw.bitmap`
-    gives the same pixels as drawing the text there, without FreeType."""
-    f = font(size, face)
-    # FreeType renders the same glyph pixels wherever an integer origin lies:
-    # draw on a margin wide enough for any bearing, then keep the lit box.
-    margin = 2 * size
-    width = int(f.getlength(text)) + 2 * margin
-    canvas = Image.new("1", (width, 4 * size + 2 * margin), 0)
-    draw = ImageDraw.Draw(canvas)
-    draw.fontmode = "1"
-    draw.text((margin, margin), text, font=f, fill=255)
-    box = canvas.getbbox()
-    if box is None:
-        return None
-    return box[0] - margin, box[1] - margin, canvas.crop(box)
+    gives the same pixels as drawing the text there, without FreeType.
+
+    A text never drawn before is composed from its glyphs, each drawn by
+    FreeType once (`table.screens.glyphs`: the very pixels FreeType gives
+    the whole string; a text the glyph model does not cover, FreeType draws
+    whole)."""
+    return glyphs(font(size, face)).compose(text)
 
 
 @lru_cache(maxsize=8)
