@@ -105,6 +105,7 @@ class Glyphs:
         self._advance: dict[str, int] = {}
         self._kern: dict[tuple[str, str], int] = {}
         self._under: tuple[int, int, Image.Image, int] | None = None
+        self._drawn: dict[str, Rendered | None] = {}
 
     def length(self, text: str) -> int:
         """FreeType's layout advance of `text` in 26.6 fixed point."""
@@ -125,8 +126,32 @@ class Glyphs:
     def glyph(self, ch: str) -> Glyph:
         g = self._glyph.get(ch)
         if g is None:
+            self._drawn = {}
             g = self._glyph[ch] = self._measure(ch)
+            if g.composable and not self._checks(ch):
+                g = self._glyph[ch] = Glyph(0, 0, None, 0, 0, 0, 0, composable=False)
+            self._drawn = {}
         return g
+
+    def _draw(self, text: str) -> Rendered | None:
+        """FreeType's drawing of `text`, kept while a glyph is measured."""
+        if text not in self._drawn:
+            self._drawn[text] = freetype_text(self.font, text)
+        return self._drawn[text]
+
+    def _checks(self, ch: str) -> bool:
+        """Whether the glyph composes, alone and in the probes it was
+        measured by, to what FreeType drew (those drawings are cached)."""
+        for text in (ch, "   " + ch, ch + "   _"):
+            want = self._draw(text)
+            got = self.compose(text)
+            if (got is None or want is None) and got is not want:
+                return False
+            if got is not None and want is not None and (
+                    got[:2] != want[:2] or got[2].tobytes() != want[2].tobytes()
+                    or got[2].size != want[2].size):
+                return False
+        return True
 
     def _measure(self, ch: str) -> Glyph:
         """A character drawn by FreeType alone, after three spaces (where no
@@ -139,22 +164,22 @@ class Glyphs:
         `ink_top`: where it draws), counted only beyond the pen and the
         baseline."""
         f = self.font
-        alone = freetype_text(f, ch)
+        alone = self._draw(ch)
         x, y, _, _ = f.getbbox(ch, mode="1")
         box_left, box_top = min(0, int(x)), f.getmetrics()[0] - int(y)
         if alone is None:
             return Glyph(0, 0, None, box_left, 0, box_top, 0)
-        after = freetype_text(f, "   " + ch)
-        assert after is not None
+        after = self._draw("   " + ch)
+        under = self._underscore()
+        before = self._draw(ch + "   _")
+        if after is None or under is None or under[3] or before is None:
+            # clipped by Pillow in context (a collapsed outline box): drawn whole
+            return Glyph(0, 0, None, 0, 0, 0, 0, composable=False)
         pen = self.length("   " + ch) - self.advance(ch)
         left = after[0] - (pen + 32) // 64
         # alone, Pillow shifts the glyph by box_left - ink_left across ...
         ink_left = min(0, left + box_left - alone[0])
         # ... and up by box_top - ink_top, as it does the underscore after it
-        under = self._underscore()
-        before = freetype_text(f, ch + "   _")
-        if under is None or under[3] or before is None:
-            return Glyph(0, 0, None, 0, 0, 0, 0, composable=False)
         rise = under[1] - (before[1] + before[2].height - under[2].height)
         return Glyph(left, alone[1] + rise, alone[2], box_left, ink_left,
                      box_top, box_top - rise)
