@@ -94,6 +94,10 @@ def units(text: str) -> list[str]:
     return out
 
 
+#: Glyphs a text may teach the cache when it is drawn (see `Glyphs.compose`).
+LEARN = 1
+
+
 class Glyphs:
     """The glyph cache of one font (face and size): each character's lit
     pixels, bearings and advance, each pair's kerning, drawn or laid out by
@@ -106,6 +110,8 @@ class Glyphs:
         self._kern: dict[tuple[str, str], int] = {}
         self._under: tuple[int, int, Image.Image, int] | None = None
         self._drawn: dict[str, Rendered | None] = {}
+        #: glyphs met in texts drawn whole, to learn in idle time (in order)
+        self.pending: dict[str, None] = {}
 
     def length(self, text: str) -> int:
         """FreeType's layout advance of `text` in 26.6 fixed point."""
@@ -133,6 +139,16 @@ class Glyphs:
             self._drawn = {}
         return g
 
+    def learn_pending(self, n: int = 1) -> bool:
+        """Learn up to `n` glyphs waiting in `pending`; whether more wait."""
+        while self.pending and n > 0:
+            u = next(iter(self.pending))
+            del self.pending[u]
+            if u not in self._glyph:
+                self.glyph(u)
+                n -= 1
+        return bool(self.pending)
+
     def _draw(self, text: str) -> Rendered | None:
         """FreeType's drawing of `text`, kept while a glyph is measured."""
         if text not in self._drawn:
@@ -144,7 +160,7 @@ class Glyphs:
         measured by, to what FreeType drew (those drawings are cached)."""
         for text in (ch, "   " + ch, ch + "   _"):
             want = self._draw(text)
-            got = self.compose(text)
+            got = self.compose(text, learn=len(text))
             if (got is None or want is None) and got is not want:
                 return False
             if got is not None and want is not None and (
@@ -195,10 +211,20 @@ class Glyphs:
             self._under = (*under, top)
         return self._under
 
-    def compose(self, text: str) -> Rendered | None:
+    def compose(self, text: str, length: int | None = None, learn: int = LEARN) -> Rendered | None:
         """`text` composed from its glyphs: FreeType's pixels (see the module
-        notes); drawn by FreeType instead when the model does not apply."""
+        notes); drawn by FreeType instead when the model does not apply.
+
+        `length`: FreeType's advance of the whole text in 26.6, when the
+        caller has it (else it is laid out here). Learning a glyph costs
+        about what drawing a short text does, so a text with more than
+        `learn` glyphs not yet learned is drawn by FreeType whole, and its
+        new glyphs wait in `pending` for `learn_pending` (idle time)."""
         if not COMPOSABLE.issuperset(text):
+            return freetype_text(self.font, text)
+        new = [u for u in dict.fromkeys(units(text)) if u not in self._glyph]
+        if len(new) > learn:
+            self.pending.update(dict.fromkeys(new))
             return freetype_text(self.font, text)
         pen = box_top = ink_top = box_min = ink_min = 0
         x0 = y0 = 1 << 30
@@ -226,7 +252,7 @@ class Glyphs:
                 placed.append((left, g))
         if prev:
             pen += advance.get(prev) or self.advance(prev)
-        if pen != self.length(text):
+        if pen != (self.length(text) if length is None else length):
             return freetype_text(self.font, text)     # laid out otherwise
         if not placed:
             return None
@@ -282,7 +308,22 @@ def _rows(mask: Image.Image) -> tuple[int, ...]:
                  for i in range(0, len(data), stride))
 
 
+_CACHES: list[Glyphs] = []
+
+
 @lru_cache(maxsize=16)
 def glyphs(f: ImageFont.FreeTypeFont) -> Glyphs:
     """The glyph cache of a font (one per font object)."""
-    return Glyphs(f)
+    cache = Glyphs(f)
+    _CACHES.append(cache)
+    del _CACHES[:-16]
+    return cache
+
+
+def learn_pending(n: int = 1) -> bool:
+    """Learn up to `n` glyphs waiting in the fonts' caches; whether more wait."""
+    for cache in list(_CACHES):
+        while n > 0 and cache.pending:
+            cache.learn_pending(1)
+            n -= 1
+    return any(cache.pending for cache in _CACHES)

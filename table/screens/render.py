@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from table.screens.glyphs import glyphs
+from table.screens.glyphs import glyphs, learn_pending
 from table.screens.suits import SIGN_SIZE, suit_sign
 from table.screens.view import (
     CardFace,
@@ -77,7 +77,7 @@ def font(size: int, face: str = "sans") -> ImageFont.FreeTypeFont:
 @lru_cache(maxsize=4096)
 def text_width(size: int, text: str, face: str = "sans") -> int:
     """Pixels `text` takes in the font at `size` (cached: screens repeat their texts)."""
-    return int(font(size, face).getlength(text) + 0.5)
+    return int(text_length(size, text, face) + 0.5)
 
 
 @lru_cache(maxsize=4096)
@@ -104,7 +104,17 @@ def rendered_text(size: int, text: str, face: str = "sans"
     FreeType once (`table.screens.glyphs`: the very pixels FreeType gives
     the whole string; a text the glyph model does not cover, FreeType draws
     whole)."""
-    return glyphs(font(size, face)).compose(text)
+    f = font(size, face)
+    # with Raqm the layout does not depend on the mode: reuse the cached one
+    length = (round(text_length(size, text, face) * 64)
+              if f.layout_engine == ImageFont.Layout.RAQM else None)
+    return glyphs(f).compose(text, length)
+
+
+def learn_glyphs(n: int = 1) -> bool:
+    """Learn up to `n` glyphs that texts drawn whole met (for idle time: each
+    costs about one short text drawn by FreeType); whether more wait."""
+    return learn_pending(n)
 
 
 @lru_cache(maxsize=8)

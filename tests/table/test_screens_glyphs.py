@@ -44,7 +44,8 @@ def freetype(size: int, face: str, text: str) -> g.Rendered | None:
 
 
 def composed(size: int, face: str, text: str) -> g.Rendered | None:
-    return g.glyphs(r.font(size, face)).compose(text)
+    """Composed with every glyph learned first (not drawn whole instead)."""
+    return g.glyphs(r.font(size, face)).compose(text, learn=len(text))
 
 
 @pytest.fixture
@@ -111,7 +112,7 @@ def test_every_composable_character_alone_and_in_pairs(size, face):
         assert same(composed(size, face, ch), freetype(size, face, ch)), ch
         for other in "AVTjyfȘŐ_.":
             for text in (ch + other, other + ch):
-                assert same(g.glyphs(f).compose(text), g.freetype_text(f, text)), text
+                assert same(g.glyphs(f).compose(text, learn=2), g.freetype_text(f, text)), text
 
 
 def ligatures_in(path: Path) -> set[str]:
@@ -166,7 +167,7 @@ def test_a_layout_the_model_does_not_predict_is_drawn_by_freetype(monkeypatch):
     drawn by FreeType, not composed wrongly."""
     cache = g.Glyphs(r.font(9))
     text = "Tava AVAT"
-    assert same(cache.compose(text), freetype(9, "sans", text))
+    assert same(cache.compose(text, learn=9), freetype(9, "sans", text))
     monkeypatch.setattr(cache, "_kern", {("A", "V"): 0, ("V", "A"): 0, ("T", "a"): 0,
                                          ("a", "v"): 0, ("v", "a"): 0, ("V", "T"): 0,
                                          ("a", " "): 0, (" ", "A"): 0, ("A", "T"): 0})
@@ -184,7 +185,7 @@ def test_a_layout_the_model_does_not_predict_is_drawn_by_freetype(monkeypatch):
 
 def test_a_new_text_of_known_glyphs_asks_freetype_to_draw_nothing(monkeypatch):
     cache = g.Glyphs(r.font(9))
-    cache.compose("Locul 3 a jucat 10 de roșu; trebuia să răspundă")
+    cache.compose("Locul 3 a jucat 10 de roșu; trebuia să răspundă", learn=99)
     calls: list[str] = []
     real = g.freetype_text
 
@@ -197,3 +198,35 @@ def test_a_new_text_of_known_glyphs_asks_freetype_to_draw_nothing(monkeypatch):
     got = cache.compose(text)
     assert calls == []
     assert same(got, real(r.font(9), text))
+
+
+def test_a_text_of_many_new_glyphs_is_drawn_whole_and_its_glyphs_learned_later(monkeypatch):
+    """Learning a glyph costs about what drawing a short text does: a text
+    with more than one new glyph is drawn by FreeType whole (as fast as
+    before the cache), its glyphs wait, and idle time learns them."""
+    cache = g.Glyphs(r.font(9))
+    monkeypatch.setattr(g, "_CACHES", [cache])
+    calls: list[str] = []
+    real = g.freetype_text
+
+    def counting(f, t):
+        calls.append(t)
+        return real(f, t)
+
+    monkeypatch.setattr(g, "freetype_text", counting)
+    text = "Eva: 7 de verde"
+    assert same(cache.compose(text), real(r.font(9), text))
+    assert calls == [text]
+    assert list(cache.pending) == list(dict.fromkeys(text))
+    assert r.learn_glyphs(3) is True            # three learned, more wait
+    assert len(cache.pending) == len(set(text)) - 3
+    while r.learn_glyphs(5):
+        pass
+    assert not cache.pending
+    calls.clear()
+    other = "Eva: 7 de verde!"                  # one new glyph (!): learned on the way
+    assert same(cache.compose(other), real(r.font(9), other))
+    assert other not in calls
+    calls.clear()
+    assert same(cache.compose("verde"), real(r.font(9), "verde"))
+    assert calls == []
