@@ -41,7 +41,7 @@ from table.ports import (
     Tick,
 )
 from table.registry import CardRegistry, RegistryError
-from table.screens.render import render
+from table.screens.render import learn_glyphs, render
 from table.screens.view import ErrorView, View
 from table.settings import TableSettings
 
@@ -361,6 +361,10 @@ class Controller:
                 ev.done.set()
                 continue
             self.handle(ev)
+            # idle: learn the glyphs of texts drawn whole, one at a time, so
+            # that new texts are composed from them (table.screens.glyphs)
+            while self.queue.empty() and learn_glyphs(1):
+                pass
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the drivers and the thread (the journal stays as it is)."""

@@ -94,8 +94,10 @@ def units(text: str) -> list[str]:
     return out
 
 
-#: Glyphs a text may teach the cache when it is drawn (see `Glyphs.compose`).
-LEARN = 1
+#: Glyphs a text may teach the cache while it is drawn (see `Glyphs.compose`):
+#: none, so that a frame never costs more than FreeType drawing its new
+#: texts whole; the table learns them in idle time (`learn_pending`).
+LEARN = 0
 
 
 class Glyphs:
