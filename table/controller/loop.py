@@ -351,6 +351,10 @@ class Controller:
 
     def _run(self) -> None:
         while self._running:
+            # idle: learn the glyphs of texts drawn whole, one at a time, so
+            # that new texts are composed from them (table.screens.glyphs)
+            while self.queue.empty() and learn_glyphs(1):
+                pass
             try:
                 ev = self.queue.get(timeout=self._wait())
             except queue.Empty:
@@ -361,10 +365,6 @@ class Controller:
                 ev.done.set()
                 continue
             self.handle(ev)
-            # idle: learn the glyphs of texts drawn whole, one at a time, so
-            # that new texts are composed from them (table.screens.glyphs)
-            while self.queue.empty() and learn_glyphs(1):
-                pass
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the drivers and the thread (the journal stays as it is)."""
