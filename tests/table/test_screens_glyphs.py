@@ -230,3 +230,32 @@ def test_a_text_of_many_new_glyphs_is_drawn_whole_and_its_glyphs_learned_later(m
     calls.clear()
     assert same(cache.compose("verde"), real(r.font(9), "verde"))
     assert calls == []
+
+
+def test_the_controller_thread_learns_waiting_glyphs_while_idle(monkeypatch):
+    import time
+
+    cache = g.glyphs(r.font(9))
+    text = "ǄǅǆǇǈǉ"                       # letters no screen of these tests draws
+    cache.compose(text)                 # drawn whole: its glyphs wait
+    assert set(text) <= set(cache.pending)
+    rig = Rig(TableSettings(), None, seats=4)
+    try:
+        rig.ctl.start()
+        deadline = time.monotonic() + 10
+        while cache.pending and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not cache.pending
+        calls: list[str] = []
+        real = g.freetype_text
+
+        def counting(f, t):
+            calls.append(t)
+            return real(f, t)
+
+        monkeypatch.setattr(g, "freetype_text", counting)
+        assert same(cache.compose("ǇǄ ǉǆ"), real(r.font(9), "ǇǄ ǉǆ"))
+        assert calls == []
+    finally:
+        rig.ctl.stop()
+        rig.close()
