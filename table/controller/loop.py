@@ -41,7 +41,7 @@ from table.ports import (
     Tick,
 )
 from table.registry import CardRegistry, RegistryError
-from table.screens.render import render
+from table.screens.render import learn_glyphs, render
 from table.screens.view import ErrorView, View
 from table.settings import TableSettings
 
@@ -351,6 +351,10 @@ class Controller:
 
     def _run(self) -> None:
         while self._running:
+            # idle: learn the glyphs of texts drawn whole, one at a time, so
+            # that new texts are composed from them (table.screens.glyphs)
+            while self.queue.empty() and learn_glyphs(1):
+                pass
             try:
                 ev = self.queue.get(timeout=self._wait())
             except queue.Empty:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from table.screens.glyphs import glyphs, learn_pending
 from table.screens.suits import SIGN_SIZE, suit_sign
 from table.screens.view import (
     CardFace,
@@ -76,7 +77,7 @@ def font(size: int, face: str = "sans") -> ImageFont.FreeTypeFont:
 @lru_cache(maxsize=4096)
 def text_width(size: int, text: str, face: str = "sans") -> int:
     """Pixels `text` takes in the font at `size` (cached: screens repeat their texts)."""
-    return int(font(size, face).getlength(text) + 0.5)
+    return int(text_length(size, text, face) + 0.5)
 
 
 @lru_cache(maxsize=4096)
@@ -97,20 +98,23 @@ def rendered_text(size: int, text: str, face: str = "sans"
     and (dx, dy) is where its corner goes relative to the point the text is
     drawn at (its top left, as `ImageDraw.text` takes it); None when nothing
     is lit (spaces, an empty string). Pasting the mask with `ImageDraw.bitmap`
-    gives the same pixels as drawing the text there, without FreeType."""
+    gives the same pixels as drawing the text there, without FreeType.
+
+    A text never drawn before is composed from its glyphs, each drawn by
+    FreeType once (`table.screens.glyphs`: the very pixels FreeType gives
+    the whole string; a text the glyph model does not cover, FreeType draws
+    whole)."""
     f = font(size, face)
-    # FreeType renders the same glyph pixels wherever an integer origin lies:
-    # draw on a margin wide enough for any bearing, then keep the lit box.
-    margin = 2 * size
-    width = int(f.getlength(text)) + 2 * margin
-    canvas = Image.new("1", (width, 4 * size + 2 * margin), 0)
-    draw = ImageDraw.Draw(canvas)
-    draw.fontmode = "1"
-    draw.text((margin, margin), text, font=f, fill=255)
-    box = canvas.getbbox()
-    if box is None:
-        return None
-    return box[0] - margin, box[1] - margin, canvas.crop(box)
+    # with Raqm the layout does not depend on the mode: reuse the cached one
+    length = (round(text_length(size, text, face) * 64)
+              if f.layout_engine == ImageFont.Layout.RAQM else None)
+    return glyphs(f).compose(text, length)
+
+
+def learn_glyphs(n: int = 1) -> bool:
+    """Learn up to `n` glyphs that texts drawn whole met (for idle time: each
+    costs about one short text drawn by FreeType); whether more wait."""
+    return learn_pending(n)
 
 
 @lru_cache(maxsize=8)
