@@ -31,6 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from solver_bench import _pct, baseline  # noqa: E402  (bench/ is the script's folder)
+
 from engine import Deal, get_game  # noqa: E402
 from engine.analysis import SolverCache, analyse, position_of  # noqa: E402
 from engine.analysis.review import record_of, review_double_dummy  # noqa: E402
@@ -45,27 +47,9 @@ def timed(f: Callable[[], object]) -> float:
     return clock() - t0
 
 
-def _pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def _row(name: str, xs: list[float]) -> str:
     return (f"| {name} | {len(xs)} | {statistics.median(xs) * 1e3:.2f} ms | "
             f"{_pct(xs, 0.9) * 1e3:.2f} ms | {max(xs) * 1e3:.2f} ms |")
-
-
-def baseline(seconds: float = 1.0) -> float:
-    """Random Filicău playouts per CPU second (as bench/solver_bench.py)."""
-    game = get_game("filicau")
-    rng = random.Random(0)
-    n = 0
-    t0 = clock()
-    while clock() - t0 < seconds:
-        dealt = game.deal(rng, 0)
-        game.new_deal(dealt.trump, dealt.leader, dealt.hands).playout(rng)
-        n += 1
-    return n / (clock() - t0)
 
 
 def filcau20(deals: int) -> tuple[list[float], list[float]]:
