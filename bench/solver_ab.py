@@ -24,8 +24,8 @@ from types import ModuleType
 
 from solver_bench import _position
 
-from engine.analysis.position import Position
-from engine.analysis.rules import SolverRules, solver_rules
+from engine.analysis.position import hand_masks
+from engine.analysis.rules import solver_rules
 from engine.analysis.solver import Solver
 
 clock = time.process_time
@@ -46,16 +46,6 @@ def previous_solver(rev: str) -> ModuleType:
     return module
 
 
-def _hands(p: Position, rules: SolverRules) -> list[int]:
-    taken = 0
-    hands = []
-    for h in p.hands:
-        m = rules.mask_of(h, taken)
-        taken |= m
-        hands.append(m)
-    return hands
-
-
 def compare(old: ModuleType, game_id: str, deals: int, values: bool) -> None:
     rng = random.Random(game_id + "ab")
     times: dict[str, list[float]] = {"old": [], "new": []}
@@ -63,7 +53,7 @@ def compare(old: ModuleType, game_id: str, deals: int, values: bool) -> None:
     for i in range(deals):
         p = _position(game_id, rng, None)
         rules = solver_rules(p.game, p.trump, p.family)
-        hands = _hands(p, rules)
+        hands, _ = hand_masks(p, rules)
         order: list[tuple[str, type]] = [("old", old.Solver), ("new", Solver)]
         if i % 2:
             order.reverse()

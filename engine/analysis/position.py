@@ -134,16 +134,23 @@ class SolverCache:
         return s
 
 
-def load(position: Position, cache: SolverCache | None = None) -> tuple[Solver, SolverRules]:
-    """A solver set at `position`."""
-    rules = solver_rules(position.game, position.trump, position.family)
-    solver = (cache or SolverCache()).get(rules, position.teams, position.no_trump_lead)
+def hand_masks(position: Position, rules: SolverRules) -> tuple[list[int], int]:
+    """Each seat's hand as the solver's bit mask (twin cards given to the
+    seats in turn), and the mask of every card they hold."""
     taken = 0
     hands = []
     for h in position.hands:
         m = rules.mask_of(h, taken)
         taken |= m
         hands.append(m)
+    return hands, taken
+
+
+def load(position: Position, cache: SolverCache | None = None) -> tuple[Solver, SolverRules]:
+    """A solver set at `position`."""
+    rules = solver_rules(position.game, position.trump, position.family)
+    solver = (cache or SolverCache()).get(rules, position.teams, position.no_trump_lead)
+    hands, taken = hand_masks(position, rules)
     trick = []
     for c in position.trick:
         m = rules.mask_of([c], taken)
