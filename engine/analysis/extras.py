@@ -44,6 +44,18 @@ Line = tuple[int, int, int]
 _INF = 1 << 30
 
 
+def _take(maxi: bool, got: Line, best: Line | None, alpha: int, beta: int
+          ) -> tuple[Line, int, int]:
+    """One tried move's line against the best so far: the better of the two
+    for the side to choose (`maxi`: team 0), and the window narrowed by it."""
+    v = got[0]
+    if best is None or (v > best[0] if maxi else v < best[0]):
+        best = got
+    if maxi:
+        return best, max(alpha, v), beta
+    return best, alpha, min(beta, v)
+
+
 class ExtrasSearch:
     """The search for one position's game, trumps, family and extras."""
 
@@ -121,12 +133,7 @@ class ExtrasSearch:
         best: Line | None = None
         for m in self.moves(hands[leader], ()):
             got = self.follow(hands, leader, state, m, a, b)
-            if best is None or (got[0] > best[0] if maxi else got[0] < best[0]):
-                best = got
-            if maxi:
-                a = max(a, got[0])
-            else:
-                b = min(b, got[0])
+            best, a, b = _take(maxi, got, best, a, b)
             if a >= b:
                 break
         assert best is not None
@@ -147,12 +154,7 @@ class ExtrasSearch:
         best: Line | None = None
         for m in self.moves(hands[other], (lead,)):
             got = self.close(hands, leader, state, lead, m, alpha, beta)
-            if best is None or (got[0] > best[0] if maxi else got[0] < best[0]):
-                best = got
-            if maxi:
-                alpha = max(alpha, got[0])
-            else:
-                beta = min(beta, got[0])
+            best, alpha, beta = _take(maxi, got, best, alpha, beta)
             if alpha >= beta:
                 break
         if best is None:
@@ -189,12 +191,7 @@ class ExtrasSearch:
             shift = gain if maxi else -gain
             m, x0, x1 = self.boundary(rest, winner, after, alpha - shift, beta - shift)
             got = (m + gain, x0 + gain, x1) if maxi else (m - gain, x0, x1 + gain)
-            if best is None or (got[0] > best[0] if maxi else got[0] < best[0]):
-                best = got
-            if maxi:
-                alpha = max(alpha, got[0])
-            else:
-                beta = min(beta, got[0])
+            best, alpha, beta = _take(maxi, got, best, alpha, beta)
             if alpha >= beta:
                 break
         assert best is not None
