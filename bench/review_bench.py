@@ -28,6 +28,7 @@ import random
 import resource
 import statistics
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -56,31 +57,28 @@ def hands(n: int, seed: int) -> list[HandRecord]:
     return out
 
 
-def wall_baseline(seconds: float = 1.0) -> float:
-    """Random Filicău playouts per wall-clock second (one core)."""
+def _playouts_per_second(clock: Callable[[], float], seconds: float) -> float:
+    """Random Filicău playouts per second of `clock`."""
     g = get_game("filicau")
     rng = random.Random(0)
     done = 0
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < seconds:
+    t0 = clock()
+    while clock() - t0 < seconds:
         d = g.deal(rng, 0)
         g.new_deal(d.trump, d.leader, d.hands).playout(rng)
         done += 1
-    return done / (time.monotonic() - t0)
+    return done / (clock() - t0)
+
+
+def wall_baseline(seconds: float = 1.0) -> float:
+    """Random Filicău playouts per wall-clock second (one core)."""
+    return _playouts_per_second(time.monotonic, seconds)
 
 
 def cpu_baseline(seconds: float = 1.0) -> float:
     """Random Filicău playouts per CPU second of this process: a loaded
     machine slows its CPU seconds too (shared caches), by this factor."""
-    g = get_game("filicau")
-    rng = random.Random(0)
-    done = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        d = g.deal(rng, 0)
-        g.new_deal(d.trump, d.leader, d.hands).playout(rng)
-        done += 1
-    return done / (time.process_time() - t0)
+    return _playouts_per_second(time.process_time, seconds)
 
 
 def cpu() -> float:
