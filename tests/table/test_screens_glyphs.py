@@ -8,12 +8,14 @@ use. Texts the glyph model does not cover are drawn by FreeType whole."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from fontTools.ttLib import TTFont
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PIL import ImageFont
 
 from bench.refusals import refusal_for
 from engine.games import game_ids
@@ -41,6 +43,23 @@ def same(a: g.Rendered | None, b: g.Rendered | None) -> bool:
 
 def freetype(size: int, face: str, text: str) -> g.Rendered | None:
     return g.freetype_text(r.font(size, face), text)
+
+
+Draw = Callable[[ImageFont.FreeTypeFont, str], "g.Rendered | None"]
+
+
+def count_freetype(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], Draw]:
+    """From now on, every text FreeType is asked to draw is recorded: (the
+    texts, FreeType's own drawing, which records nothing)."""
+    calls: list[str] = []
+    real = g.freetype_text
+
+    def counting(f: ImageFont.FreeTypeFont, t: str) -> g.Rendered | None:
+        calls.append(t)
+        return real(f, t)
+
+    monkeypatch.setattr(g, "freetype_text", counting)
+    return calls, real
 
 
 def composed(size: int, face: str, text: str) -> g.Rendered | None:
@@ -171,14 +190,7 @@ def test_a_layout_the_model_does_not_predict_is_drawn_by_freetype(monkeypatch):
     monkeypatch.setattr(cache, "_kern", {("A", "V"): 0, ("V", "A"): 0, ("T", "a"): 0,
                                          ("a", "v"): 0, ("v", "a"): 0, ("V", "T"): 0,
                                          ("a", " "): 0, (" ", "A"): 0, ("A", "T"): 0})
-    calls: list[str] = []
-    real = g.freetype_text
-
-    def counting(f, t):
-        calls.append(t)
-        return real(f, t)
-
-    monkeypatch.setattr(g, "freetype_text", counting)
+    calls, real = count_freetype(monkeypatch)
     assert same(cache.compose(text), freetype(9, "sans", text))
     assert text in calls
 
@@ -186,14 +198,7 @@ def test_a_layout_the_model_does_not_predict_is_drawn_by_freetype(monkeypatch):
 def test_a_new_text_of_known_glyphs_asks_freetype_to_draw_nothing(monkeypatch):
     cache = g.Glyphs(r.font(9))
     cache.compose("Locul 3 a jucat 10 de roșu; trebuia să răspundă", learn=99)
-    calls: list[str] = []
-    real = g.freetype_text
-
-    def counting(f, t):
-        calls.append(t)
-        return real(f, t)
-
-    monkeypatch.setattr(g, "freetype_text", counting)
+    calls, real = count_freetype(monkeypatch)
     text = "Locul 1 a jucat 3 de roșu; trebuia să răspundă"
     got = cache.compose(text)
     assert calls == []
@@ -206,14 +211,7 @@ def test_a_text_of_many_new_glyphs_is_drawn_whole_and_its_glyphs_learned_later(m
     before the cache), its glyphs wait, and idle time learns them."""
     cache = g.Glyphs(r.font(9))
     monkeypatch.setattr(g, "_CACHES", [cache])
-    calls: list[str] = []
-    real = g.freetype_text
-
-    def counting(f, t):
-        calls.append(t)
-        return real(f, t)
-
-    monkeypatch.setattr(g, "freetype_text", counting)
+    calls, real = count_freetype(monkeypatch)
     text = "Eva: 7 de verde"
     assert same(cache.compose(text), real(r.font(9), text))
     assert calls == [text]
@@ -246,14 +244,7 @@ def test_the_controller_thread_learns_waiting_glyphs_while_idle(monkeypatch):
         while cache.pending and time.monotonic() < deadline:
             time.sleep(0.01)
         assert not cache.pending
-        calls: list[str] = []
-        real = g.freetype_text
-
-        def counting(f, t):
-            calls.append(t)
-            return real(f, t)
-
-        monkeypatch.setattr(g, "freetype_text", counting)
+        calls, real = count_freetype(monkeypatch)
         assert same(cache.compose("ǇǄ ǉǆ"), real(r.font(9), "ǇǄ ǉǆ"))
         assert calls == []
     finally:
