@@ -190,7 +190,7 @@ def test_a_layout_the_model_does_not_predict_is_drawn_by_freetype(monkeypatch):
     monkeypatch.setattr(cache, "_kern", {("A", "V"): 0, ("V", "A"): 0, ("T", "a"): 0,
                                          ("a", "v"): 0, ("v", "a"): 0, ("V", "T"): 0,
                                          ("a", " "): 0, (" ", "A"): 0, ("A", "T"): 0})
-    calls, real = count_freetype(monkeypatch)
+    calls, _ = count_freetype(monkeypatch)
     assert same(cache.compose(text), freetype(9, "sans", text))
     assert text in calls
 
