@@ -8,6 +8,9 @@ screen without loading them; `table.settings` takes them from here.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+
 KNOWLEDGE_MODES: tuple[str, ...] = ("scan", "dealt", "open")
 LANGUAGES: tuple[str, ...] = ("en", "ro", "hu")
 #: The language of the screen when the configuration names none.
@@ -23,3 +26,16 @@ DISPLAY_DEFAULTS: dict[str, str | int] = {
 #: The configuration file read when none is named, and the variable that names one.
 CONFIG_PATH = "/etc/cardtable/config.toml"
 CONFIG_ENV = "CARDTABLE_CONFIG"
+
+
+def config_file(path: str | os.PathLike[str] | None = None,
+                env: Mapping[str, str] | None = None) -> tuple[str, bool]:
+    """The configuration file to read and whether it was asked for
+    explicitly: `path` (from --config), else $CARDTABLE_CONFIG, else
+    `CONFIG_PATH`."""
+    env = os.environ if env is None else env
+    if path is not None and str(path) != "":
+        return os.fspath(path), True
+    if env.get(CONFIG_ENV):
+        return env[CONFIG_ENV], True
+    return CONFIG_PATH, False

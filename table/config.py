@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from table.choices import CONFIG_ENV, CONFIG_PATH  # the first frame reads them early, too
+from table.choices import CONFIG_ENV, CONFIG_PATH, config_file  # read early by the first frame too
 from table.choices import DISPLAY_DEFAULTS as _D
 from table.club.config import ClubConfig, check_club, club_toml
 from table.fields import (
@@ -313,12 +313,8 @@ def resolve_path(path: str | os.PathLike[str] | None = None,
                  env: Mapping[str, str] | None = None) -> tuple[Path, bool]:
     """The file to read and whether it was asked for explicitly: `path` (from
     --config), else $CARDTABLE_CONFIG, else /etc/cardtable/config.toml."""
-    env = os.environ if env is None else env
-    if path is not None and str(path) != "":
-        return Path(path), True
-    if env.get(ENV_VAR):
-        return Path(env[ENV_VAR]), True
-    return DEFAULT_PATH, False
+    file, explicit = config_file(path, env)
+    return (Path(file), True) if explicit else (DEFAULT_PATH, False)
 
 
 def load(path: str | os.PathLike[str] | None = None,

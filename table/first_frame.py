@@ -26,12 +26,11 @@ import os
 from collections.abc import Mapping
 
 from table.choices import (
-    CONFIG_ENV,
-    CONFIG_PATH,
     DEFAULT_LANGUAGE,
     DEFAULT_SCREEN,
     DISPLAY_DEFAULTS,
     LANGUAGES,
+    config_file,
 )
 
 FRAMES_FILE = os.path.join(os.path.dirname(__file__), "screens", "starting_frames.json")
@@ -58,22 +57,11 @@ class Peek:
         return (h, w) if int(d["rotate"]) % 2 else (w, h)
 
 
-def config_file(path: str | os.PathLike[str] | None,
-                env: Mapping[str, str] | None = None) -> str:
-    """The configuration file `cardtable run` reads (as `table.config.resolve_path`)."""
-    env = os.environ if env is None else env
-    if path is not None and str(path) != "":
-        return os.fspath(path)
-    return env.get(CONFIG_ENV) or CONFIG_PATH
-
-
 def peek_config(path: str | os.PathLike[str] | None,
                 env: Mapping[str, str] | None = None) -> Peek | None:
     """`peek` at the file `cardtable run --config PATH` reads; the defaults
     when none is named and the default file is absent (as `table.config.load`)."""
-    env = os.environ if env is None else env
-    file = config_file(path, env)
-    named = (path is not None and str(path) != "") or bool(env.get(CONFIG_ENV))
+    file, named = config_file(path, env)
     if not named and not os.path.lexists(file):
         return peek_data({})
     return peek(file)

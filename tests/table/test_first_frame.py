@@ -123,7 +123,7 @@ def test_the_configuration_is_peeked_leniently(tmp_path, monkeypatch):
     assert peek_config(tmp_path / "absent.toml", {}) is None     # named: the check says so
     named = peek_config(None, {"CARDTABLE_CONFIG": str(bad)})
     assert named is None
-    monkeypatch.setattr("table.first_frame.CONFIG_PATH", str(tmp_path / "etc.toml"))
+    monkeypatch.setattr("table.choices.CONFIG_PATH", str(tmp_path / "etc.toml"))
     default = peek_config(None, {})                # none named, none there: the defaults
     assert default is not None and default.display == DISPLAY_DEFAULTS
     (tmp_path / "etc.toml").write_text('[table]\nlanguage = "ro"\n')
