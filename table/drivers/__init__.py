@@ -93,17 +93,19 @@ def make_pin_factory(name: str) -> Any:
     If lgpio is missing or does not start, that is an error saying why, not a
     silent fallback to RPi.GPIO: under the service RPi.GPIO cannot watch the
     buttons (its edge detection needs /sys/class/gpio, read-only there), and
-    a Pi 5 has no working fallback at all. Name "rpigpio" to use it anyway."""
-    import importlib
+    a Pi 5 has no working fallback at all. Name "rpigpio" to use it anyway.
+
+    gpiozero is first imported here, without `importlib.metadata`
+    (`table.drivers.lazy_metadata`)."""
+    from table.drivers.lazy_metadata import import_quietly
 
     if name == "mock":
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-        return MockFactory(pin_class=MockPWMPin)
+        mock = import_quietly("gpiozero.pins.mock")
+        return mock.MockFactory(pin_class=mock.MockPWMPin)
     chosen = "lgpio" if name == "auto" else name
     module, cls = PIN_FACTORY_CLASSES[chosen].split(":")
     try:
-        return getattr(importlib.import_module(module), cls)()
+        return getattr(import_quietly(module), cls)()
     except Exception as exc:  # noqa: BLE001 - import or start-up failure of the library
         if name == "auto":
             missing = isinstance(exc, ImportError) and exc.name in ("lgpio", "gpiozero")
