@@ -53,8 +53,8 @@ def stand_in() -> types.ModuleType:
     when an attribute is first asked for."""
     module = types.ModuleType(STAND_IN, "importlib.metadata, loaded when first used "
                               "(table.drivers.lazy_metadata)")
-    module.entry_points = entry_points  # type: ignore[attr-defined]
-    module.__getattr__ = _delegate  # type: ignore[attr-defined]  # PEP 562
+    setattr(module, "entry_points", entry_points)  # noqa: B010 - a new module's attributes
+    setattr(module, "__getattr__", _delegate)      # noqa: B010 - PEP 562
     return module
 
 
