@@ -152,7 +152,7 @@ def full_frame(chip):
 # ("Starting…") and of ready. argv: root, launch time, pi|mock, state dir,
 # config file.
 STARTUP = r"""
-import json, os, signal, sys, time
+import os, sys, time     # json, signal: loaded once ready (the table loads them later)
 sys.path.insert(0, sys.argv[1])
 launched = float(sys.argv[2])
 kind = sys.argv[3]
@@ -176,12 +176,15 @@ def probe(cls):
     cls.show = timed
 
 # CPU time when each phase of the start begins: the first import of the
-# module that opens it (an audit hook sees every import).
+# module that opens it or of one of its modules (an audit hook sees every
+# import statement; importlib.import_module's own import goes unseen).
 PHASES = ("luma.oled.device", "gpiozero", "table.controller")
 began = {}
 def audit(event, args):
-    if event == "import" and args[0] in PHASES and args[0] not in began:
-        began[args[0]] = time.process_time()
+    if event == "import":
+        for phase in PHASES:
+            if phase not in began and (args[0] == phase or args[0].startswith(phase + ".")):
+                began[phase] = time.process_time()
 sys.addaudithook(audit)
 
 if kind == "pi":
@@ -228,6 +231,7 @@ if kind == "pi":
             out["ready"] = time.time() - launched  # the controller's thread answers
             out["ready_cpu"] = time.process_time()
             at_rest()
+            import signal
             os.kill(os.getpid(), signal.SIGTERM)  # as systemd stops the service
     run.say = said
     argv = ["run", "--hardware", "pi", "--config", sys.argv[5], "--state", sys.argv[4]]
@@ -244,6 +248,7 @@ if kind == "mock":
     out["ready"] = times[1]           # the controller's first frame: events are taken
     out["ready_cpu"] = cpu[1]
 out.update(status=status, first=times[0], first_cpu=cpu[0], frames=len(times), began=began)
+import json
 print(json.dumps(out))
 """
 

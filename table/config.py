@@ -18,17 +18,15 @@ numbers them.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import os
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from table.choices import CONFIG_ENV, CONFIG_PATH, config_file  # read early by the first frame too
 from table.choices import DISPLAY_DEFAULTS as _D
-from table.club.config import ClubConfig, check_club, club_toml
 from table.fields import (
     Check,
     Custom,
@@ -48,6 +46,11 @@ from table.fields import (
 from table.fields import kind as _kind
 from table.fields import show as _show
 from table.settings import TableSettings
+
+if TYPE_CHECKING:
+    # loaded when a [club] section is there (JSON, URLs and regular expressions
+    # the table without a club does not wait for)
+    from table.club.config import ClubConfig
 
 DEFAULT_PATH = Path(CONFIG_PATH)
 ENV_VAR = CONFIG_ENV
@@ -499,10 +502,17 @@ class _Section:
             if name in self.used:
                 continue
             known = sorted(self.used)
-            close = difflib.get_close_matches(name, known, n=1)
+            close = _close_match(name, known)
             hint = f' (did you mean "{close[0]}"?)' if close else (
                 f"; the keys here are: {', '.join(known)}" if known else "")
             self.checker.add(self.key(name), "unknown key" + hint)
+
+
+def _close_match(name: str, known: Sequence[str]) -> list[str]:
+    """The known name closest to a mistyped one (difflib loads only for a mistake)."""
+    import difflib
+
+    return difflib.get_close_matches(name, known, n=1)
 
 
 def _default(f: dataclasses.Field[Any]) -> Any:
@@ -568,7 +578,11 @@ class _Checker:
         voice_sec.finish()
         settings = self.table(table, seats, dealer, display)
         top.used.add("club")
-        club = check_club(data.get("club"), self.add)
+        club = None
+        if data.get("club") is not None:
+            from table.club.config import check_club
+
+            club = check_club(data["club"], self.add)
         top.finish()
         self.check_pins()
         # Report in the order of the file's sections.
@@ -631,7 +645,7 @@ class _Checker:
             spec = specs.get(name)
             if spec is None:
                 names = ", ".join(specs) or "none"
-                close = difflib.get_close_matches(name, list(specs), n=1)
+                close = _close_match(name, list(specs))
                 hint = f' (did you mean "{close[0]}"?)' if close else ""
                 self.add(key, f"{game} has no such option{hint}; its options are: {names}")
                 continue
@@ -941,6 +955,8 @@ def dump(config: Config) -> str:
             text = f"0x{value:02X}" if f.name == "i2c_address" else _toml_value(value)
             lines.append(f"{f.name} = {text}")
     if config.club is not None:
+        from table.club.config import club_toml
+
         lines += ["", *club_toml(config.club)]
     return "\n".join(lines) + "\n"
 

@@ -10,7 +10,11 @@ The import budget: before the first frame, nothing but the standard
 library and the modules named below; never the configuration's checks,
 the rules, the controller, the state machine, SQLite, the GPIO library,
 `importlib.metadata` or dataclasses (and on the Pi not luma or Pillow
-either: the frame was drawn ahead of time, table/first_frame.py)."""
+either: the frame was drawn ahead of time, table/first_frame.py).
+
+At ready (the controller answers cards and buttons), on the Pi and on the
+fakes: never `importlib.metadata`, the club's modules without a [club]
+section, the other games' rules, or what only a mistake needs (NOT_BEFORE_READY)."""
 
 from __future__ import annotations
 
@@ -183,3 +187,105 @@ def test_the_command_line_loads_no_entry_points_for_a_command_of_its_own():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, timeout=60)
     assert out.stdout.strip().splitlines()[-1] == "False", out.stdout + out.stderr
+
+
+# ----- ready: what the table loads before it answers cards and buttons -----------------
+
+#: What ready never waits for: the package metadata (gpiozero is imported
+#: without it, table/drivers/lazy_metadata.py), what only a mistake needs
+#: (difflib's "did you mean"), the club's publisher and its configuration
+#: (no [club] section), the other games' rules, and the network and archive
+#: libraries the table does not use.
+NOT_BEFORE_READY = ("importlib.metadata", "importlib_metadata", "email", "zipfile", "csv",
+                    "difflib", "asyncio", "ssl", "http", "urllib.request", "xml",
+                    "table.club", "table.commands.names", "table.doctor")
+
+READY_PROBE = r"""
+import json, os, sys
+interpreter = set(sys.modules)
+sys.path.insert(0, sys.argv[1])
+seen = {}
+
+def note():
+    if "modules" not in seen:
+        seen["modules"] = sorted(set(sys.modules) - interpreter)
+
+if sys.argv[2] == "pi":
+    # an SMBus that takes every byte, readers that read nothing (a PC has no SPI)
+    import types
+    smbus2 = types.ModuleType("smbus2")
+    class SMBus:
+        def __init__(self, port): pass
+        def write_i2c_block_data(self, addr, mode, data): pass
+        def i2c_rdwr(self, *msgs): pass
+        def close(self): pass
+    smbus2.SMBus = SMBus
+    smbus2.i2c_msg = types.SimpleNamespace(write=lambda addr, data: bytes(data))
+    sys.modules["smbus2"] = smbus2
+    import table.drivers
+    class Readers:
+        def start(self, post): pass
+        def stop(self): pass
+    table.drivers.open_readers = lambda config, factory: Readers()
+    import table.commands.run as run
+    say = run.say
+    def said(text, **kw):
+        say(text, **kw)
+        if text.startswith("cardtable run: ready"):
+            note()
+            import signal
+            os.kill(os.getpid(), signal.SIGTERM)     # as systemd stops the service
+    run.say = said
+else:
+    from hw_mocks.display import FakeDisplay
+    show = FakeDisplay.show
+    def shown(self, image):
+        if self.frames == 1:     # the controller's first frame: it takes events
+            note()
+        return show(self, image)
+    FakeDisplay.show = shown
+
+from table.cli import main
+status = main(sys.argv[3:])
+print("PROBE " + json.dumps({"status": status, **seen}))
+"""
+
+
+def at_ready(kind: str, *args: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", READY_PROBE, str(ROOT), kind, "run", *args],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    line = [ln for ln in out.stdout.splitlines() if ln.startswith("PROBE ")]
+    assert line, out.stdout + out.stderr
+    return json.loads(line[-1][len("PROBE "):])
+
+
+def needless(modules: list[str], game: str) -> list[str]:
+    """The modules loaded at ready that the table does not need to answer."""
+    def bad(m: str) -> bool:
+        if any(m == s or m.startswith(s + ".") for s in NOT_BEFORE_READY):
+            return True
+        parts = m.split(".")
+        return parts[:2] == ["engine", "games"] and len(parts) > 2 \
+            and parts[2] not in (game, "base")
+    return [m for m in modules if bad(m)]
+
+
+def test_the_real_table_is_ready_without_loading_what_it_does_not_need(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('[table]\ngame = "sueca"\n[gpio]\npin_factory = "mock"\n')
+    got = at_ready("pi", "--hardware", "pi", "--config", str(config),
+                   "--state", str(tmp_path / "state"))
+    assert got["status"] == 0
+    modules = got["modules"]
+    assert "table.controller" in modules and "gpiozero" in modules   # ready, truly
+    assert "engine.games.sueca" in modules
+    assert needless(modules, "sueca") == []
+
+
+def test_the_fake_table_is_ready_without_loading_what_it_does_not_need(tmp_path):
+    got = at_ready("mock", "--hardware", "mock", "--quiet", "--game", "filko",
+                   "--state", str(tmp_path / "state"))
+    assert got["status"] == 0
+    modules = got["modules"]
+    assert "table.controller" in modules and "gpiozero" in modules
+    assert needless(modules, "filko") == []
