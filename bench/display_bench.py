@@ -187,6 +187,22 @@ def audit(event, args):
                 began[phase] = time.process_time()
 sys.addaudithook(audit)
 
+made = None
+if sys.argv[6:] == ["dataclasses"]:
+    # the classes @dataclass makes before ready, and the CPU time it takes
+    # (it compiles each method it writes); for `where_ready_goes` only
+    import dataclasses
+    made = [0, 0.0]
+    process = dataclasses._process_class
+    def counted(*a, **kw):
+        t = time.process_time()
+        try:
+            return process(*a, **kw)
+        finally:
+            made[0] += 1
+            made[1] += time.process_time() - t
+    dataclasses._process_class = counted
+
 if kind == "pi":
     # `cardtable run --hardware pi` as on the Pi, with gpiozero's mock pins
     # (the configuration), an SMBus that takes every byte (luma's own I2C
@@ -230,6 +246,8 @@ if kind == "pi":
         if text.startswith("cardtable run: ready"):
             out["ready"] = time.time() - launched  # the controller's thread answers
             out["ready_cpu"] = time.process_time()
+            if made is not None:
+                out["dataclasses"] = made
             at_rest()
             import signal
             os.kill(os.getpid(), signal.SIGTERM)  # as systemd stops the service
@@ -304,6 +322,104 @@ def startup(runs=7):
             got["pass"].append(base[0])
             got["pass_cpu"].append(base[1])
     return got
+
+
+def _import_tree(stderr):
+    """(depth, module, self µs) of each import `python -X importtime` wrote,
+    in its order (a module's imports come before it)."""
+    rows = []
+    for line in stderr.splitlines():
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        own, _, name = line[len("import time:"):].split("|")
+        rows.append(((len(name) - len(name.lstrip()) - 1) // 2, name.strip(), int(own)))
+    return rows
+
+
+def _owner(rows, i):
+    """Who a module is loaded for: the outermost module not of the standard
+    library among those whose import led to it (itself if none), as a
+    package (table.* and engine: their first two names)."""
+    depth, name, _ = rows[i]
+    owner = name
+    for d, n, _ in rows[i + 1:]:
+        if d < depth:
+            depth = d
+            if n.split(".")[0] not in sys.stdlib_module_names:
+                owner = n
+    parts = owner.split(".")
+    if parts[0] in ("table", "hw_mocks"):
+        return ".".join(parts[:2])
+    if parts[0] == "engine":
+        return "engine"
+    if parts[0] in sys.stdlib_module_names:
+        return "(the standard library, loaded from inside functions)"
+    return {"PIL": "luma", "colorzero": "gpiozero", "smbus2": "luma"}.get(parts[0], parts[0])
+
+
+def where_ready_goes(runs=3):
+    """Where `cardtable run --hardware pi`'s CPU time before ready goes, by
+    who each module is loaded for (`python -X importtime`, the least of
+    `runs` launches for each module; importtime's own cost is in the times),
+    less what a bare `python -c pass` loads; and the classes @dataclass makes
+    before ready with the time that takes (another launch)."""
+    import tempfile
+
+    config = Path(tempfile.mkdtemp(prefix="cardtable-bench-")) / "config.toml"
+    config.write_text('[gpio]\npin_factory = "mock"\n')
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+    def launch(*extra):
+        state = tempfile.mkdtemp(prefix="cardtable-bench-")
+        out = subprocess.run([sys.executable, "-X", "importtime", "-c", STARTUP, str(ROOT),
+                              repr(time.time()), "pi", state, str(config), *extra],
+                             capture_output=True, text=True, env=env)
+        if out.returncode != 0:
+            raise SystemExit(f"cardtable run --hardware pi failed:\n{out.stderr}")
+        return json.loads(out.stdout.splitlines()[-1]), _import_tree(out.stderr)
+
+    bare = {n for _, n, _ in _import_tree(subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "pass"], capture_output=True, text=True,
+        env=env).stderr)}
+    least: dict = {}
+    owners: dict = {}
+    for _ in range(runs):
+        _, rows = launch()
+        for i, (_, name, own) in enumerate(rows):
+            if name not in bare:
+                least[name] = min(least.get(name, own), own)
+                owners[name] = _owner(rows, i)
+    by_owner: dict = {}
+    for name, own in least.items():
+        by_owner[owners[name]] = by_owner.get(owners[name], 0) + own
+    made = launch("dataclasses")[0]["dataclasses"]
+    return by_owner, made
+
+
+def where_report(by_owner, made, got):
+    """The table of `where_ready_goes`: each owner's share of the import time
+    (importtime's clock is the wall's, swayed by the machine's load: the
+    shares are steadier than the times), and that share of the CPU time
+    `--hardware pi` spends before ready beyond `python -c pass` (most of
+    which is imports), as a ratio to `python -c pass`."""
+    base = statistics.median(got["pass_cpu"])
+    beyond = statistics.median(r["ready_cpu"] for r in got["pi"]) - base
+    total = sum(by_owner.values())
+    print("\nWhere `--hardware pi`'s time before ready goes, by who each module is loaded "
+          "for (the outermost module not of the standard library whose import led to it; "
+          "`python -X importtime`, the least of 3 launches for each module, less what "
+          "`python -c pass` loads), as shares of the import time; the CPU column is that "
+          f"share of the {beyond * 1000:.0f} ms of CPU ready takes beyond `python -c pass`:\n")
+    print("| loaded for | share of the imports | CPU (share) | ratio to `python -c pass` |")
+    print("|---|---|---|---|")
+    for owner, us in sorted(by_owner.items(), key=lambda kv: -kv[1]):
+        share = us / total
+        if share >= 0.005:
+            print(f"| {owner} | {share:.0%} | {share * beyond * 1000:.0f} ms | "
+                  f"{share * beyond / base:.2f}x |")
+    print(f"\n@dataclass makes {made[0]} classes before ready: {made[1] * 1000:.0f} ms of CPU "
+          f"({made[1] / base:.1f}x `python -c pass`), inside the shares above (it compiles "
+          "each method it writes).")
 
 
 def startup_report(got):
@@ -461,7 +577,9 @@ def main(argv=None):
               f"{fresh:.3f} ms with FreeType drawing every text ({fresh / cached:.1f}x); "
               f"Zero 2 W estimate x13: {cached * 13:.1f} ms; target <= 0.2 ms here: "
               f"{'met' if drawn else 'MISSED'}")
-    started, rss = startup_report(startup())
+    got = startup()
+    started, rss = startup_report(got)
+    where_report(*where_ready_goes(), got)
     ok = all(share < 0.25 for _, share in verdicts) and rss < 60 and started and drawn
     print("\nTargets: card played < 25% of a full frame: "
           + ", ".join(f"{chip} {'met' if s < 0.25 else 'MISSED'}" for chip, s in verdicts)

@@ -43,7 +43,7 @@ MOCK_LIBRARIES = ("luma", "PIL")
 PI_MODULES = {"table.drivers", "table.drivers.early_frame", "smbus2"}
 #: Standard library modules too slow for the first frame.
 SLOW_STDLIB = ("dataclasses", "importlib.metadata", "sqlite3", "_sqlite3", "asyncio",
-               "inspect", "email", "zipfile")
+               "inspect", "email", "zipfile", "shutil")
 
 PROBE = r"""
 import json, sys
@@ -177,6 +177,37 @@ def test_a_command_builds_only_its_own_parser_which_parses_as_the_whole_one(caps
             parser.parse_args(["run", "--knowledge", "psychic"])
     first, second = capsys.readouterr().err.split("usage:")[1:]
     assert first == second and "invalid choice: 'psychic'" in first
+
+
+def _parsers(parser):
+    yield parser
+    for action in parser._actions:
+        if action.choices is not None and hasattr(action, "_name_parser_map"):
+            for child in set(action.choices.values()):
+                yield from _parsers(child)
+
+
+def test_the_help_is_as_wide_as_argparse_would_make_it(monkeypatch):
+    # the command line's formatter finds the width without shutil: its help is
+    # argparse's own help, line for line, with $COLUMNS and without (not a terminal)
+    import argparse
+
+    from table.cli import build_parser
+
+    lines = {}
+    for columns in ("60", "131", None):
+        if columns is None:
+            monkeypatch.delenv("COLUMNS", raising=False)
+        else:
+            monkeypatch.setenv("COLUMNS", columns)
+        ours = list(_parsers(build_parser()))
+        assert len(ours) > 10
+        texts = [p.format_help() for p in ours]
+        for p in ours:
+            p.formatter_class = argparse.HelpFormatter
+        assert [p.format_help() for p in ours] == texts, columns
+        lines[columns] = sum(len(text.splitlines()) for text in texts)
+    assert lines["60"] > lines[None] > lines["131"]      # the width is really used
 
 
 def test_the_command_line_loads_no_entry_points_for_a_command_of_its_own():
