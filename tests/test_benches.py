@@ -118,6 +118,24 @@ def test_the_start_up_bench_times_the_real_run_from_its_first_frame_to_ready(cap
     assert "| --hardware pi (mock pins) |" in out and "floor of --hardware mock" in out
 
 
+def test_the_start_up_bench_says_who_the_time_before_ready_is_spent_for(capsys):
+    """Every module loaded before ready is put down to the library or table
+    module it was loaded for; the classes @dataclass makes are counted."""
+    bench = load("display_bench")
+    by_owner, made = bench.where_ready_goes(runs=1)
+    for owner in ("gpiozero", "luma", "table.config", "table.controller", "engine"):
+        assert by_owner[owner] > 0, owner
+    assert not any(o.startswith(("PIL", "colorzero", "dataclasses")) for o in by_owner)
+    count, seconds = made
+    assert count > 10 and seconds > 0
+    got = {"pass_cpu": [0.04], "pi": [{"ready_cpu": 0.4}]}
+    bench.where_report(by_owner, made, got)
+    out = capsys.readouterr().out
+    rows = [r for r in out.splitlines() if r.startswith("| ") and "%" in r]
+    assert rows and rows[0].split("|")[1].strip() in by_owner
+    assert f"@dataclass makes {count} classes before ready" in out
+
+
 def test_the_controller_bench_runs_a_trees_own_bench_on_its_own_code(tmp_path):
     """`controller_bench.py --against REV` times REV's tree with REV's own
     bench: each run must import the tree it was given (this one here), and a
