@@ -264,6 +264,8 @@ def start_voice(config: Any, ctl: Any, asked: bool = False) -> Any:
     without it)."""
     voice = getattr(config, "voice", None)
     if voice is None:
+        if not asked:
+            return None      # no configuration: no voice, and its checks not loaded for it
         from table.config import VoiceConfig
 
         voice = VoiceConfig()

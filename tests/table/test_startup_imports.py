@@ -320,3 +320,15 @@ def test_the_fake_table_is_ready_without_loading_what_it_does_not_need(tmp_path)
     modules = got["modules"]
     assert "table.controller" in modules and "gpiozero" in modules
     assert needless(modules, "filko") == []
+
+
+def test_a_fake_table_without_a_configuration_never_loads_the_configurations_checks(tmp_path):
+    # no --config, no --voice: no voice, and no table.config loaded to find that out
+    code = ("import sys\n"
+            "from table.cli import main\n"
+            f"status = main(['run', '--hardware', 'mock', '--quiet', '--state', "
+            f"{str(tmp_path / 'state')!r}])\n"
+            "print(status, 'table.config' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "0 False", out.stdout + out.stderr
