@@ -132,6 +132,8 @@ class SeatConfig:
 
 @dataclass(frozen=True)
 class ReadersConfig:
+    """[readers]: the SPI readers' bus speed and their shared reset line."""
+
     spi_speed_hz: int = setting(1_000_000, Whole(100_000, 10_000_000))
     #: Claimed by each SPI reader that uses it, so a hub-only table claims nothing.
     reset_pin: int | None = setting(25, Pin(optional=True))
@@ -147,6 +149,8 @@ def _usb_id_problem(value: Any) -> str | None:
 
 @dataclass(frozen=True)
 class HubConfig:
+    """[hub]: the reader hub's serial port, its speed and its USB id."""
+
     port: str = setting("/dev/cardtable-hub", Text())
     baud: int = setting(115200, OneOf((9600, 19200, 38400, 57600, 115200, 230400, 460800,
                                        921600)))
@@ -155,6 +159,8 @@ class HubConfig:
 
 @dataclass(frozen=True)
 class DisplayConfig:
+    """[display]: the OLED's chip, bus, size, rotation and contrast."""
+
     driver: str = setting(_D["driver"], OneOf(DISPLAY_DRIVERS))
     interface: str = setting(_D["interface"], OneOf(("i2c", "spi")))
     width: int = setting(_D["width"], Whole(8, 256))
@@ -180,6 +186,8 @@ class DisplayConfig:
 
 @dataclass(frozen=True)
 class ButtonsConfig:
+    """[buttons]: the OK, UNDO and MENU pins, long press, bounce and pull."""
+
     ok: int = setting(5, Pin(optional=False))
     undo: int = setting(6, Pin(optional=False))
     menu: int = setting(13, Pin(optional=False))
@@ -190,12 +198,16 @@ class ButtonsConfig:
 
 @dataclass(frozen=True)
 class LedsConfig:
+    """[leds]: the status LED and which level lights the LEDs."""
+
     status: int | None = setting(26, Pin(optional=True))
     active_high: bool = setting(True, Flag())
 
 
 @dataclass(frozen=True)
 class BuzzerConfig:
+    """[buzzer]: its pin, its kind and which level sounds it."""
+
     pin: int | None = setting(12, Pin(optional=True))
     kind: str = setting("active", OneOf(BUZZER_KINDS))
     active_high: bool = setting(True, Flag())
@@ -203,6 +215,8 @@ class BuzzerConfig:
 
 @dataclass(frozen=True)
 class GpioConfig:
+    """[gpio]: which gpiozero pin factory drives the pins."""
+
     pin_factory: str = setting("auto", OneOf(PIN_FACTORIES))
 
 
@@ -285,6 +299,8 @@ def _in_play_order(seats: Sequence[SeatConfig], direction: str) -> tuple[SeatCon
 
 @dataclass(frozen=True)
 class Problem:
+    """One mistake: the key path and what is wrong with it."""
+
     key: str
     message: str
 
@@ -530,6 +546,9 @@ def _field(cls: type, name: str) -> dataclasses.Field[Any]:
 
 @dataclass
 class _Claim:
+    """A pin's user (its key path), what it may share the pin with, and whether
+    the file sets the pin (else it is a default)."""
+
     owner: str
     share: str | None
     explicit: bool

@@ -140,6 +140,8 @@ class OneOf(Check):
 
 @dataclass(frozen=True)
 class Flag(Check):
+    """true or false."""
+
     def problem(self, value: Any) -> str | None:
         if isinstance(value, bool):
             return None
@@ -148,6 +150,8 @@ class Flag(Check):
 
 @dataclass(frozen=True)
 class Text(Check):
+    """Text that is not blank, at most `max_len` characters."""
+
     max_len: int = 200
 
     def problem(self, value: Any) -> str | None:
