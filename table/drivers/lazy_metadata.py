@@ -20,6 +20,9 @@ real one when gpiozero does call it (an environment's
 out of `sys.modules` again as soon as the import is done, and it is never
 put there when a real `importlib_metadata` is installed or already loaded,
 or when `importlib.metadata` is already loaded (nothing to save then).
+Whoever else imports `importlib_metadata` in that moment (another thread)
+gets the stand-in, which is the standard library's module to them too
+(`from importlib_metadata import version` works: PEP 562's `__getattr__`).
 """
 
 from __future__ import annotations
