@@ -102,3 +102,15 @@ def test_the_stand_in_is_the_standard_librarys_metadata_to_whoever_uses_it():
     assert not hasattr(module, "__path__")   # not a package: nothing is imported from it
     with pytest.raises(AttributeError):
         getattr(module, "no_such_function")  # noqa: B009 - the lookup is what is tested
+
+
+def test_whoever_imports_from_the_stand_in_meanwhile_gets_the_standard_librarys(monkeypatch):
+    import importlib.metadata
+
+    from table.drivers.lazy_metadata import STAND_IN, stand_in
+
+    monkeypatch.setitem(sys.modules, STAND_IN, stand_in())
+    from importlib_metadata import PackageNotFoundError, version  # the stand-in, by name
+
+    assert version("gpiozero") == importlib.metadata.version("gpiozero")
+    assert PackageNotFoundError is importlib.metadata.PackageNotFoundError
