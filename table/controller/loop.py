@@ -5,7 +5,10 @@ each event the controller thread runs the read hygiene (a card arriving where
 it makes sense is read at once, others once steady: `hygiene`), fires the machine's
 trigger (the model appends the journal entry while doing so), and then shows
 the effect: the frame (only when it changed), the LEDs (only those that
-changed), the buzzer. So nothing is shown that is not in the journal.
+changed), the buzzer. So nothing is shown that is not in the journal; a
+card's entry is written before its verdict is shown and synced to disk just
+after it (the card, lying on its reader, is read again after a power cut:
+`handle`).
 
 Tests and the events player run the same code without a thread: `post`
 events, then `pump()` handles everything queued, synchronously.
@@ -175,9 +178,37 @@ class Controller:
         return n
 
     def handle(self, event: Event) -> None:
-        """One event, start to finish (hygiene, trigger, journal, effects)."""
+        """One event, start to finish (hygiene, trigger, journal, effects).
+
+        A card put down is answered before its journal entry reaches the
+        disk: the entry is written, the verdict shown, then the entry synced
+        (`Journal.defer_sync`), all before the next event. A power cut in
+        between loses the entry but not the card, which lies on its reader
+        and is read again when the table is back (docs/controller.md). Every
+        other event is on disk before its effect is shown."""
         if self.failed is not None:
             return
+        journal = self.journal
+        if journal is not None and isinstance(event, CardArrived):
+            journal.defer_sync()
+            try:
+                self._handle_shown(event)
+            finally:
+                try:
+                    journal.sync()
+                except JournalError as exc:
+                    self._fail(f"journal: {exc}")
+                    if self.strict:
+                        raise
+        else:
+            self._handle_shown(event)
+        if self.failed is None and self.journal_listeners and self.session.seq != self._told:
+            self._told = self.session.seq
+            for listener in self.journal_listeners:
+                listener(self._told)
+
+    def _handle_shown(self, event: Event) -> None:
+        """The event handled and its effect shown (or the error it met)."""
         try:
             self._handle(event)
         except JournalError as exc:
@@ -201,10 +232,6 @@ class Controller:
             self._show_error(f"{type(exc).__name__}: {exc}")
             return
         self.refresh()
-        if self.journal_listeners and self.session.seq != self._told:
-            self._told = self.session.seq
-            for listener in self.journal_listeners:
-                listener(self._told)
 
     def post_refresh(self) -> None:
         """Thread-safe: show the screen again soon (something outside the
