@@ -174,19 +174,23 @@ class Glyphs:
         """Learn up to `n` pieces waiting: a piece is a glyph of `pending`
         (three short texts drawn by FreeType), or when none waits,
         `PAIRS_PER_PIECE` pairs' kerning (each one layout, no drawing);
-        whether more wait."""
+        whether more wait. (Taking a piece is safe against another thread
+        queueing or learning at the same time.)"""
         while self.pending and n > 0:
-            u = next(iter(self.pending))
-            del self.pending[u]
+            try:
+                u = next(iter(self.pending))
+            except (StopIteration, RuntimeError):   # emptied or changed meanwhile
+                break
+            self.pending.pop(u, None)
             if u not in self._glyph:
                 self.glyph(u)
                 n -= 1
         while self.pending_pairs and n > 0:
             for _ in range(PAIRS_PER_PIECE):
-                if not self.pending_pairs:
+                try:
+                    (a, b), _ = self.pending_pairs.popitem()
+                except KeyError:
                     break
-                a, b = pair = next(iter(self.pending_pairs))
-                del self.pending_pairs[pair]
                 self.kern(a, b)
             n -= 1
         return self.waiting
