@@ -3,10 +3,13 @@
 The controller appends an event before it shows its effect (screen, LEDs,
 buzzer). The file is in WAL mode with `synchronous=FULL`, so `append` returns
 only once the entry is on disk: pulling the plug (or `kill -9`) at any moment
-loses nothing that was shown. On start the controller replays the journal from
-the last checkpoint (the start of the match or of the hand in play) and
-resumes exactly where it stopped. The entry kinds are listed in
-docs/controller.md.
+loses nothing that was shown. The one exception is a card put down: its
+entries are written, its verdict shown, then they are synced
+(`defer_sync`, `sync`); a power cut in between loses them but not the card,
+which lies on its reader and is read again when the table is back. On
+start the controller replays the journal from the last checkpoint (the
+start of the match or of the hand in play) and resumes exactly where it
+stopped. The entry kinds are listed in docs/controller.md.
 
 A journal that holds less than what the table showed (only the main file
 copied without its write-ahead log, a damaged or lost log, an old backup put
@@ -23,6 +26,7 @@ the file.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 import uuid
@@ -127,6 +131,8 @@ class Journal:
         self.readonly = readonly
         self.id: str | None = None
         self._marks: storemark.MarkFile | None = None
+        #: during `defer_sync`: the newest entry written but not yet synced (0: none)
+        self._deferred: int | None = None
         memory = self.path == ":memory:"
         try:
             if readonly:
@@ -244,7 +250,9 @@ class Journal:
             raise JournalError(f"cannot write to the journal {self.path}: {exc}") from None
         seq = cur.lastrowid
         assert seq is not None
-        if self._marks is not None and self.id is not None:
+        if self._deferred is not None:
+            self._deferred = seq
+        elif self._marks is not None and self.id is not None:
             try:
                 self._marks.write(storemark.Mark(self.id, seq))
             except storemark.MarkError as exc:
@@ -252,6 +260,54 @@ class Journal:
         if kind in FOLD_AFTER and self.mode == "wal":
             self.fold()
         return seq
+
+    def defer_sync(self) -> None:
+        """From now until `sync()`, `append` writes entries without waiting
+        for the disk (SQLite `synchronous=NORMAL`, the mark left as it is):
+        the controller shows a card's verdict while they go to disk. Only
+        for what the table can read again after a power cut: the card lying
+        on its reader (docs/controller.md)."""
+        if self.mode == "wal" and self._deferred is None and not self.readonly:
+            self._execute("PRAGMA synchronous=NORMAL")
+            self._deferred = 0
+
+    def sync(self) -> None:
+        """End `defer_sync`: the write-ahead log synced to disk, then the
+        mark of the newest entry (as `append` does for each entry); from now
+        on each append waits for the disk again. Nothing to do without a
+        deferral."""
+        newest, self._deferred = self._deferred, None
+        if newest is None:
+            return
+        self._execute("PRAGMA synchronous=FULL")
+        if not newest:
+            return
+        try:
+            fd = os.open(self.path + "-wal", os.O_RDONLY)
+        except FileNotFoundError:
+            fd = None       # folded into the main file, which the checkpoint synced
+        except OSError as exc:
+            raise JournalError(f"cannot write to the journal {self.path}: "
+                               f"{exc.strerror or exc}") from None
+        if fd is not None:
+            try:
+                os.fdatasync(fd)
+            except OSError as exc:
+                raise JournalError(f"cannot write to the journal {self.path}: "
+                                   f"{exc.strerror or exc}") from None
+            finally:
+                os.close(fd)
+        if self._marks is not None and self.id is not None:
+            try:
+                self._marks.write(storemark.Mark(self.id, newest))
+            except storemark.MarkError as exc:
+                raise JournalError(str(exc)) from None
+
+    def _execute(self, sql: str) -> None:
+        try:
+            self.db.execute(sql)
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot write to the journal {self.path}: {exc}") from None
 
     def fold(self) -> None:
         """Fold the write-ahead log into the main file (an SQLite checkpoint)."""

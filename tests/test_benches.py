@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,38 @@ def test_the_touch_bench_runs_the_whole_path_for_plays_and_refusals(tmp_path, ca
     refused_bytes = int(rows["refused"][4].strip().split(" B")[0])
     assert 0 < refused_bytes < 1030
     assert ("met" if status == 0 else "MISSED") in rows["refused"][-1] + rows["accepted"][-1]
+
+
+def test_the_touch_bench_refuses_a_negative_idle_gap_with_a_clear_error(capsys):
+    bench = load("touch_bench")
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--gap", "-1"])
+    assert exc.value.code == 2
+    assert "--gap needs 0 or more seconds" in capsys.readouterr().err
+
+
+def test_the_touch_bench_gives_the_controller_idle_time_through_its_own_hook(tmp_path):
+    """The idle gaps call `Controller.idle()` itself, piece by piece while
+    the gap lasts; a piece under way when it ends delays the next event."""
+    bench = load("touch_bench")
+
+    class Ctl:
+        def __init__(self, pieces):
+            self.pieces = pieces
+
+        def idle(self):
+            t = time.thread_time()
+            while time.thread_time() - t < 0.001:     # a piece: 1 ms of CPU here
+                pass
+            self.pieces -= 1
+            return self.pieces > 0
+
+    done = Ctl(5)
+    assert bench.idle(done, 1.0) == 0.0 and done.pieces == 0     # 65 ms of a 1 s gap
+    busy = Ctl(100)
+    late = bench.idle(busy, 0.005)       # the first piece (13 ms there) overruns 5 ms
+    assert busy.pieces == 99
+    assert 0.008 <= late < 0.05
 
 
 def test_the_start_up_bench_times_the_real_run_from_its_first_frame_to_ready(capsys):

@@ -8,7 +8,7 @@ Only generic facts of the engine are used (`Game.title`, `team_of`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine import messages
@@ -20,7 +20,7 @@ from engine.match import Standing
 from engine.packs import PACKS
 from table.controller.hint import Hints
 from table.controller.session import Action, Hand, Read
-from table.screens.i18n import Translate, translator
+from table.screens.i18n import Translate, parse_po, po_path, translator
 from table.screens.starting import starting_view
 from table.screens.view import (
     CardFace,
@@ -48,6 +48,10 @@ def face(c: Card, family: str) -> CardFace:
     return CardFace.of(c.code, family)
 
 
+#: The printable ASCII characters (space to tilde).
+ASCII_PRINTABLE = "".join(map(chr, range(0x20, 0x7F)))
+
+
 class Presenter:
     """Builds the view for the model's current state (`view()`)."""
 
@@ -69,6 +73,28 @@ class Presenter:
 
     def seat(self, s: int | None) -> str:
         return self.m.seat_name(s)
+
+    def texts(self) -> Iterator[str]:
+        """Every text the screens may show in the current language, as text
+        or as a template whose `{name}` holes other texts fill: the printable
+        ASCII (digits, signs, seat names typed in the configuration), the
+        seats' names and labels, every sentence of the game's and the table's
+        catalogue, every suit's and card's name and the screens' own texts (for
+        `render.prepare_glyphs`, in idle time: read as they are asked for)."""
+        lang = self.m.lang
+        yield from ASCII_PRINTABLE.partition("{")[::2]    # braces apart: not a hole
+        yield "{"
+        yield from self.m.settings.seat_names
+        yield from (messages.seat_label(s, lang) for s in range(6))
+        catalogue = self.m.catalogue()
+        yield from (catalogue[code][lang] for code in catalogue)
+        for family, signs in messages.SUIT_SIGNS.items():
+            yield from (messages.suit_name(suit, family, lang) for suit in [*signs, "trump"])
+        for pack in PACKS.values():
+            yield from (messages.card_name(c.code, pack.family, lang) for c in pack.cards)
+        if lang != "en":
+            path = po_path(lang)
+            yield from parse_po(path.read_text(encoding="utf-8"), str(path)).values()
 
     def knowledge_label(self, mode: str) -> str:
         _ = self._

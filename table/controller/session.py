@@ -4,7 +4,8 @@ and every change to it.
 Each change is an operation of `Session`; the operation checks it, applies
 it and appends one journal entry, in that order, before returning. If the
 journal cannot be written the change is rolled back and the error raised, so
-nothing is shown that is not on disk. `Session.restore` rebuilds the same
+nothing is shown that is not in the journal (on disk; a card's entry is
+synced just after its verdict is shown: `Controller.handle`). `Session.restore` rebuilds the same
 state from the journal by applying the entries again (from the last
 checkpoint: the start of the match or of the hand in play).
 

@@ -23,6 +23,7 @@ game and language, and for random strings over the screens' alphabets.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -99,6 +100,9 @@ def units(text: str) -> list[str]:
 #: texts whole; the table learns them in idle time (`learn_pending`).
 LEARN = 0
 
+#: Kerning pairs laid out in one piece of idle work (about what one glyph costs).
+PAIRS_PER_PIECE = 16
+
 
 class Glyphs:
     """The glyph cache of one font (face and size): each character's lit
@@ -114,6 +118,8 @@ class Glyphs:
         self._drawn: dict[str, Rendered | None] = {}
         #: glyphs met in texts drawn whole, to learn in idle time (in order)
         self.pending: dict[str, None] = {}
+        #: pairs of glyphs whose kerning to lay out in idle time (in order)
+        self.pending_pairs: dict[tuple[str, str], None] = {}
 
     def length(self, text: str) -> int:
         """FreeType's layout advance of `text` in 26.6 fixed point."""
@@ -141,15 +147,53 @@ class Glyphs:
             self._drawn = {}
         return g
 
+    def queue(self, units: Iterable[str], pairs: Iterable[tuple[str, str]] = ()) -> int:
+        """Queue glyphs (characters or ligatures) to learn, and pairs of them
+        whose kerning to lay out, in idle time; returns how many of either
+        were not known yet."""
+        new = [u for u in units if u not in self._glyph]
+        self.pending.update(dict.fromkeys(new))
+        kerns = [p for p in pairs if p not in self._kern]
+        self.pending_pairs.update(dict.fromkeys(kerns))
+        return len(new) + len(kerns)
+
+    def knows_glyph(self, unit: str) -> bool:
+        """Whether the glyph of `unit` (a character or ligature) is learned."""
+        return unit in self._glyph
+
+    def knows_pair(self, a: str, b: str) -> bool:
+        """Whether the kerning of the pair `a`, `b` is laid out."""
+        return (a, b) in self._kern
+
+    @property
+    def waiting(self) -> bool:
+        """Whether glyphs or pairs wait to be learned."""
+        return bool(self.pending or self.pending_pairs)
+
     def learn_pending(self, n: int = 1) -> bool:
-        """Learn up to `n` glyphs waiting in `pending`; whether more wait."""
+        """Learn up to `n` pieces waiting: a piece is a glyph of `pending`
+        (three short texts drawn by FreeType), or when none waits,
+        `PAIRS_PER_PIECE` pairs' kerning (each one layout, no drawing);
+        whether more wait. (Taking a piece is safe against another thread
+        queueing or learning at the same time.)"""
         while self.pending and n > 0:
-            u = next(iter(self.pending))
-            del self.pending[u]
+            try:
+                u = next(iter(self.pending))
+            except (StopIteration, RuntimeError):   # emptied or changed meanwhile
+                break
+            self.pending.pop(u, None)
             if u not in self._glyph:
                 self.glyph(u)
                 n -= 1
-        return bool(self.pending)
+        while self.pending_pairs and n > 0:
+            for _ in range(PAIRS_PER_PIECE):
+                try:
+                    (a, b), _ = self.pending_pairs.popitem()
+                except KeyError:
+                    break
+                self.kern(a, b)
+            n -= 1
+        return self.waiting
 
     def _draw(self, text: str) -> Rendered | None:
         """FreeType's drawing of `text`, kept while a glyph is measured."""
@@ -323,9 +367,15 @@ def glyphs(f: ImageFont.FreeTypeFont) -> Glyphs:
 
 
 def learn_pending(n: int = 1) -> bool:
-    """Learn up to `n` glyphs waiting in the fonts' caches; whether more wait."""
-    for cache in list(_CACHES):
+    """Learn up to `n` pieces waiting in the fonts' caches (glyphs first, in
+    every font, then kerning pairs); whether more wait."""
+    caches = list(_CACHES)
+    for cache in caches:
         while n > 0 and cache.pending:
             cache.learn_pending(1)
             n -= 1
-    return any(cache.pending for cache in _CACHES)
+    for cache in caches:
+        while n > 0 and cache.waiting:
+            cache.learn_pending(1)
+            n -= 1
+    return any(cache.waiting for cache in caches)

@@ -15,13 +15,17 @@ for a D.
 from __future__ import annotations
 
 import copy
+import itertools
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from table.screens.glyphs import glyphs, learn_pending
+from table.screens.glyphs import COMPOSABLE, LIGATURES, glyphs, learn_pending
+from table.screens.glyphs import units as glyph_units
 from table.screens.suits import SIGN_SIZE, suit_sign
 from table.screens.view import (
     CardFace,
@@ -115,6 +119,65 @@ def learn_glyphs(n: int = 1) -> bool:
     """Learn up to `n` glyphs that texts drawn whole met (for idle time: each
     costs about one short text drawn by FreeType); whether more wait."""
     return learn_pending(n)
+
+
+def screen_fonts(size: tuple[int, int]) -> tuple[Layout, ...]:
+    """The layouts (font face and size) the screens of `size` draw text
+    with: the screen's own and the error screen's large one for its rule."""
+    layout = Layout.for_size(size)
+    return layout, _rule_layout(layout)
+
+
+def prepare_glyphs(size: tuple[int, int], texts: Iterable[str],
+                   chunk: int = 16) -> Iterator[None]:
+    """Queue for idle time (`learn_glyphs`), in every font the screens of
+    `size` use, the glyphs of `texts` (and the ligatures) and the kerning of
+    every pair of neighbours in them, so that a text first shown later, such
+    as a refusal's sentence, is composed from what is cached instead of laid
+    out and drawn by FreeType; the fonts' slashed zeros are made too.
+
+    `texts` are texts as shown or templates whose `{name}` holes other texts
+    fill: a hole's neighbours are paired with the digits and with the first
+    and last characters of every text. A generator: each step is one piece
+    of idle work (a slashed zero, or `chunk` texts read or queued), about
+    what learning one glyph costs."""
+    layouts = screen_fonts(size)
+    caches = [glyphs(font(layout.font_size, layout.face)) for layout in layouts]
+    for layout in layouts:
+        zero_slash(layout.font_size, layout.face)
+        yield
+    pieces: list[list[str]] = []
+    fills = set("0123456789")
+    for i, text in enumerate(texts, 1):
+        parts = _HOLE.split(text)
+        pieces.append(parts)
+        fills.update(c for part in parts if part for c in (part[0], part[-1]))
+        if i % chunk == 0:
+            yield
+    around = sorted(c for c in fills if c in COMPOSABLE)
+    for cache in caches:
+        cache.queue(LIGATURES)
+    for i, parts in enumerate(pieces, 1):
+        units: list[str] = []
+        pairs: list[tuple[str, str]] = []
+        for k, part in enumerate(parts):
+            us = [u for u in glyph_units(part) if COMPOSABLE.issuperset(u)]
+            if not us:
+                continue
+            units.extend(us)
+            pairs.extend(itertools.pairwise(us))
+            if k:
+                pairs.extend((f, us[0]) for f in around)
+            if k < len(parts) - 1:
+                pairs.extend((us[-1], f) for f in around)
+        for cache in caches:
+            cache.queue(units, pairs)
+        if i % chunk == 0:
+            yield
+
+
+#: A hole in a template ("{seat}"), which another text fills.
+_HOLE = re.compile(r"\{[^{}]*\}")
 
 
 @lru_cache(maxsize=8)
@@ -498,6 +561,11 @@ _RULE_FONT: dict[int, Layout] = {8: Layout(12, 14, 1, 1), 9: Layout(12, 14, 1, 3
                                  14: Layout(18, 20, 2, 5, "condensed")}
 
 
+def _rule_layout(layout: Layout) -> Layout:
+    """The error screen's large font for a screen `layout`."""
+    return _RULE_FONT.get(layout.font_size, Layout(12, 14, 1, 3))
+
+
 def _with_layout(c: Canvas, layout: Layout) -> Canvas:
     """A canvas drawing on `c`'s frame with another layout (a larger font)."""
     other = copy.copy(c)
@@ -586,7 +654,7 @@ def render_error(v: ErrorView, size: tuple[int, int]) -> Image.Image:
     c.text(1, 0, c.fit(v.title, right - 1))
     c.draw.line((0, p - 1, c.width - 1, p - 1), fill=c.ink)
     y = p + 1
-    big = _with_layout(c, _RULE_FONT.get(c.layout.font_size, Layout(12, 14, 1, 3)))
+    big = _with_layout(c, _rule_layout(c.layout))
     room = (size[1] - y) // big.layout.pitch
     rule = v.rule
     rest = v.message
