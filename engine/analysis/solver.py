@@ -350,6 +350,7 @@ class _Search:
         # The renumbered key of a raw position (the hands as they are, the
         # leader), remembered: the searches for each `need` revisit them.
         memo: dict[int, int] = {}
+        ends: dict[int, tuple[int, int]] = {}
         last_hand = n - 1
 
         def key() -> int:
@@ -409,7 +410,28 @@ class _Search:
             # when the whole search is small (few positions recur).
             two = rest & (rest - 1) == 0
             if two and me.small:
-                return ending2(leader, 0, -1, -1, -2, 0, rem, need - 1, need)
+                # Bounds kept by the raw position (cheaper than `key`).
+                raw = leader
+                for h in hands:
+                    raw = (raw << nbits) | h
+                found = ends.get(raw)
+                if found is None:
+                    lo, hi = 0, rem
+                else:
+                    lo, hi = found
+                    if lo >= need:
+                        return lo
+                    if hi < need:
+                        return hi
+                r = ending2(leader, 0, -1, -1, -2, 0, rem, need - 1, need)
+                if r >= need:
+                    lo = r
+                else:
+                    hi = r
+                if len(ends) > 500_000:
+                    ends.clear()
+                ends[raw] = (lo, hi)
+                return r
             stats.probes += 1
             k = key()
             found = tt.get(k)
@@ -657,8 +679,9 @@ _MOVE_BITS = 128
 _MOVES = _MOVE_BITS
 _MOVE_MASK = _MOVE_BITS - 1
 #: A search loaded with at most this many cards a hand skips the table at
-#: the last two tricks (bench/solver_ab.py: 1.5x faster endings of 4 tricks,
-#: and slower from 5 tricks on).
+#: the last two tricks, keeping their bounds by raw position (bench/solver_ab.py:
+#: 1.5-1.8x faster endings of 4 tricks; slower from 5 tricks on, and whole
+#: deals gain from the table there).
 SMALL_TRICKS = 4
 #: Questions asked next to a guess before halving (`Solver.value`).
 _GUESS_STEPS = 2
