@@ -32,6 +32,11 @@ The techniques (each measured in bench/solver_bench.py):
   lead a trump while it holds another card. Every position of that search
   with that seat to lead at that depth is under the rule, so the table stays
   consistent (a solver is made per restriction).
+* **the last two tricks** are searched by a lean alpha-beta of their own
+  (`ending2`: no move ordering, the last trick forced); a search loaded with
+  at most `SMALL_TRICKS` cards a hand keeps their bounds by raw position
+  instead of the table (few of its positions recur: the renumbered key
+  costs more than it saves).
 * **move ordering**: the leader tries the top remaining card of a suit first,
   then low cards; a follower whose side is winning gives points, one whose
   side is losing wins as cheaply as it can, or else throws its least.
