@@ -1,7 +1,8 @@
 """The solver against an earlier version of itself, on the same deals.
 
-Run with `.venv/bin/python bench/solver_ab.py REV [GAME:DEALS[:values] ...]`
-(default `filicau:20 filicau:20:values filko:20 filko_hats:10`), on one core.
+Run with `.venv/bin/python bench/solver_ab.py REV [GAME:DEALS[:values][:tN] ...]`
+(default `filicau:20 filicau:20:values filko:20 filko_hats:10`), on one core;
+`:tN` deals only the last N tricks (`sueca:200:t4`: endings of 4 tricks).
 `REV` is a git revision whose `engine/analysis/solver.py` is loaded beside
 the current one (`git show`); both solve every deal, in turns (the order
 swaps each deal), in one process, and must give the same values. Printed per
@@ -46,12 +47,13 @@ def previous_solver(rev: str) -> ModuleType:
     return module
 
 
-def compare(old: ModuleType, game_id: str, deals: int, values: bool) -> None:
-    rng = random.Random(game_id + "ab")
+def compare(old: ModuleType, game_id: str, deals: int, values: bool,
+            tricks: int | None = None) -> None:
+    rng = random.Random(game_id + "ab" + (f"t{tricks}" if tricks else ""))
     times: dict[str, list[float]] = {"old": [], "new": []}
     nodes = {"old": 0, "new": 0}
     for i in range(deals):
-        p = _position(game_id, rng, None)
+        p = _position(game_id, rng, tricks)
         rules = solver_rules(p.game, p.trump, p.family)
         hands, _ = hand_masks(p, rules)
         order: list[tuple[str, type]] = [("old", old.Solver), ("new", Solver)]
@@ -68,7 +70,8 @@ def compare(old: ModuleType, game_id: str, deals: int, values: bool) -> None:
         if got["old"] != got["new"]:
             sys.exit(f"{game_id} deal {i}: the versions disagree: {got}")
     t_old, t_new = sum(times["old"]), sum(times["new"])
-    print(f"{game_id}{' (values of every card)' if values else ''}, {deals} deals: "
+    print(f"{game_id}{' (values of every card)' if values else ''}"
+          f"{f' (last {tricks} tricks)' if tricks else ''}, {deals} deals: "
           f"previous {t_old:.2f} CPU s (median {statistics.median(times['old']) * 1e3:.0f} ms, "
           f"{nodes['old']:,} nodes), now {t_new:.2f} CPU s (median "
           f"{statistics.median(times['new']) * 1e3:.0f} ms, {nodes['new']:,} nodes): "
@@ -85,7 +88,8 @@ def main() -> None:
     old = previous_solver(args.rev)
     for case in args.cases:
         game_id, deals, *rest = case.split(":")
-        compare(old, game_id, int(deals), bool(rest))
+        tricks = [int(r[1:]) for r in rest if r.startswith("t")]
+        compare(old, game_id, int(deals), "values" in rest, tricks[0] if tricks else None)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from engine import get_game
+from engine import Game, get_game
 from engine.analysis import Position, SearchLimit, SolverCache, analyse
 from engine.analysis.position import load
 from engine.analysis.review import record_of, review_double_dummy
@@ -43,8 +43,13 @@ def _teams(game_id: str, n: int, rng: random.Random) -> tuple[int, ...]:
     return tuple(s % 2 for s in range(n))
 
 
+#: One game object per game, as at a table (the solver's renumbered rules are
+#: built once per game object and trump).
+_GAMES: dict[str, Game] = {}
+
+
 def _position(game_id: str, rng: random.Random, tricks: int | None) -> Position:
-    game = get_game(game_id)
+    game = _GAMES.get(game_id) or _GAMES.setdefault(game_id, get_game(game_id))
     pack = list(game.pack.cards)
     rng.shuffle(pack)
     n = game.players

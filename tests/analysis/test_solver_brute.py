@@ -63,3 +63,25 @@ def test_a_known_ending_of_filicau() -> None:
     a = analyse(p)
     assert a.points == (1, 1)
     assert {c.code: v for c, v in a.values.items()} == {"Ah": 1, "Th": 1}
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_table_path_of_the_last_two_tricks_agrees_with_brute_force(
+        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solver loaded with few cards searches its last two tricks without
+    the table; with more, through it (whole deals). With that threshold at
+    0, endings of 3 tricks take the second path, and still agree."""
+    from engine.analysis import solver
+
+    monkeypatch.setattr(solver, "SMALL_TRICKS", 0)
+    game = get_game(game_id)
+    ctx = _context(game_id)
+    family = game.legal_family_for(**ctx) if ctx else None
+    rng = random.Random(f"{game_id}-table")
+    cache = SolverCache()
+    for i in range(40):
+        position = random_ending(game, rng, 3, family)
+        expected_points, expected_values = brute_force(position, ctx)
+        got = analyse(position, cache=cache if i % 2 else None)
+        assert got.points == expected_points, (i, position)
+        assert got.values == expected_values, (i, position)
