@@ -34,6 +34,12 @@ class TrickExtras(Protocol):
     def choices(self, state: Any, number: int, leader: int, cards: Sequence[Card],
                 winner: int) -> Sequence[tuple[int, Any]]: ...
 
+    def relevant(self, state: Any, out: Sequence[Card]) -> Hashable:
+        """`state` with what can no longer score dropped, `out` being the
+        cards still to be played: two states with the same answer score the
+        rest of the hand alike."""
+        ...
+
 
 #: A game's extras and where the hand stands (its state, hashable).
 Extras = tuple[TrickExtras, Hashable]
@@ -73,6 +79,8 @@ class ExtrasSearch:
         #: The extras' answers, by (state, trick number, leader, the two cards).
         self.options: dict[tuple[Hashable, int, int, int, int],
                            tuple[tuple[int, Any], ...]] = {}
+        #: The extras' `relevant` states, by (state, cards out).
+        self.reduced: dict[tuple[Hashable, int], Hashable] = {}
         #: Legal moves by (hand, card led or -1).
         self.legal: dict[tuple[int, int], list[int]] = {}
         self.nodes = 0
@@ -102,6 +110,14 @@ class ExtrasSearch:
         self.legal[lk] = out
         return out
 
+    def relevant(self, state: Hashable, out: int) -> Hashable:
+        """`state` as it matters with the cards `out` (a mask) still to play."""
+        k = (state, out)
+        found = self.reduced.get(k)
+        if found is None:
+            found = self.reduced[k] = self.extras.relevant(state, self.rules.cards_of(out))
+        return found
+
     def _sign(self, seat: int) -> int:
         return 1 if self.teams[seat] == 0 else -1
 
@@ -127,7 +143,10 @@ class ExtrasSearch:
             return lo, 0, 0
         if hi <= alpha:
             return hi, 0, 0
-        a0, b0 = max(alpha, lo), min(beta, hi)
+        # Margins are whole points: a window one point wider than the known
+        # bounds finds a value equal to a bound exact (a window narrowed to
+        # the bounds themselves could be empty, and its answer meaningless).
+        a0, b0 = max(alpha, lo - 1), min(beta, hi + 1)
         a, b = a0, b0
         maxi = self.teams[leader] == 0
         best: Line | None = None
@@ -138,7 +157,7 @@ class ExtrasSearch:
                 break
         assert best is not None
         v = best[0]
-        if a0 < v < b0 or (lo == hi == v):
+        if a0 < v < b0:
             self.memo[key] = best
         elif v <= a0:
             self.bounds[key] = (lo, min(hi, v))
@@ -186,7 +205,9 @@ class ExtrasSearch:
             options = self.options[ck] = tuple(sorted(got_options, key=lambda o: -o[0]))
         maxi = self.teams[winner] == 0
         best: Line | None = None
+        out = rest[0] | rest[1]
         for extra, after in options:
+            after = self.relevant(after, out)
             gain = pts + extra
             shift = gain if maxi else -gain
             m, x0, x1 = self.boundary(rest, winner, after, alpha - shift, beta - shift)
@@ -223,6 +244,10 @@ def search_extras(game: Any, trump: str | None, family: str | None, teams: Seque
         raise BadRequest("a trick of two players has at most one card down")
     start = (masks[0], masks[1])
     lead_bits = [rules.mask_of([c], taken).bit_length() - 1 for c in trick]
+    out = start[0] | start[1]
+    for b in lead_bits:
+        out |= 1 << b
+    state = search.relevant(state, out)
     seat = leader if not trick else 1 - leader
     values: dict[Card, Line] = {}
     for b in search.moves(start[seat], lead_bits):
