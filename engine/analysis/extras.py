@@ -19,7 +19,8 @@ exact cards, leader and scoring state.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from typing import Any, Protocol
 
 from engine import BadRequest, Card
@@ -34,10 +35,19 @@ class TrickExtras(Protocol):
     def choices(self, state: Any, number: int, leader: int, cards: Sequence[Card],
                 winner: int) -> Sequence[tuple[int, Any]]: ...
 
-    def relevant(self, state: Any, out: Sequence[Card]) -> Hashable:
-        """`state` with what can no longer score dropped, `out` being the
-        cards still to be played: two states with the same answer score the
-        rest of the hand alike."""
+    def plain_cards(self, cards: Sequence[Card]) -> list[Card]:
+        """The cards of `cards` that score nothing but their card points,
+        whoever plays or wins them."""
+        ...
+
+    def cards_out(self, cards: Sequence[Card]) -> Hashable:
+        """What `relevant` needs to know of the cards still to be played."""
+        ...
+
+    def relevant(self, state: Any, out: Any) -> Hashable:
+        """`state` with what can no longer score dropped, `out` being what
+        `cards_out` says of the cards still to be played: two states with
+        the same answer score the rest of the hand alike."""
         ...
 
 
@@ -79,43 +89,68 @@ class ExtrasSearch:
         #: The extras' answers, by (state, trick number, leader, the two cards).
         self.options: dict[tuple[Hashable, int, int, int, int],
                            tuple[tuple[int, Any], ...]] = {}
-        #: The extras' `relevant` states, by (state, cards out).
-        self.reduced: dict[tuple[Hashable, int], Hashable] = {}
-        #: Legal moves by (hand, card led or -1).
-        self.legal: dict[tuple[int, int], list[int]] = {}
+        #: The extras' `relevant` states, by (state, `cards_out`), and
+        #: `cards_out` by the mask of the cards out.
+        self.reduced: dict[tuple[Hashable, Hashable], Hashable] = {}
+        self.outs: dict[int, Hashable] = {}
+        #: Legal moves by (hand, card led or -1, the other cards out).
+        self.legal: dict[tuple[int, int, int], list[int]] = {}
+        #: The bits of the cards that score nothing but their card points.
+        self.plain = self.rules.mask_of(extras.plain_cards(self.rules.game.pack.cards))
         self.nodes = 0
         #: Raise `SearchLimit` once `nodes` passes this (0: no limit).
         self.limit = limit
 
     # ----- moves ---------------------------------------------------------------
 
-    def moves(self, hand: int, trick: Sequence[int]) -> list[int]:
-        """The legal bits of `hand`, one of two identical cards."""
-        lk = (hand, trick[0] if trick else -1)
+    def moves(self, hand: int, trick: Sequence[int], others: int = 0) -> list[int]:
+        """The legal bits of `hand`, one of each class of `classes`."""
+        lk = (hand, trick[0] if trick else -1, others)
         found = self.legal.get(lk)
-        if found is not None:
-            return found
+        if found is None:
+            found = self.legal[lk] = list(dict.fromkeys(self.classes(hand, trick, others)
+                                                        .values()))
+        return found
+
+    def classes(self, hand: int, trick: Sequence[int], others: int) -> dict[int, int]:
+        """Every legal bit of `hand` and the bit that stands for it: two
+        identical cards are one, and so are cards interchangeable with
+        `others` (the other hand's cards and the trick's) the only cards they
+        meet: cards of one suit worth the same points that score nothing
+        else (the extras' `plain_cards`), with no card of `others` between
+        them."""
         rules = self.rules
         legal = rules.legal(hand, trick)
-        out = []
-        seen: set[Card] = set()
+        apart = others | rules.guards
+        for b in trick:
+            apart |= 1 << b
+        plain = self.plain
+        points = rules.points
+        out: dict[int, int] = {}
+        seen: dict[Card, int] = {}
+        last = -1
         while legal:
             low = legal & -legal
             b = low.bit_length() - 1
-            c = rules.card(b)
-            if c not in seen:
-                seen.add(c)
-                out.append(b)
             legal ^= low
-        self.legal[lk] = out
+            if (last >= 0 and plain >> b & 1 and plain >> last & 1
+                    and points[b] == points[last]
+                    and not apart & (low - (2 << last))):
+                out[b] = out[last]   # interchangeable with the card before it
+            else:
+                out[b] = seen.setdefault(rules.card(b), b)
+            last = b
         return out
 
     def relevant(self, state: Hashable, out: int) -> Hashable:
         """`state` as it matters with the cards `out` (a mask) still to play."""
-        k = (state, out)
+        o = self.outs.get(out)
+        if o is None:
+            o = self.outs[out] = self.extras.cards_out(self.rules.cards_of(out))
+        k = (state, o)
         found = self.reduced.get(k)
         if found is None:
-            found = self.reduced[k] = self.extras.relevant(state, self.rules.cards_of(out))
+            found = self.reduced[k] = self.extras.relevant(state, o)
         return found
 
     def _sign(self, seat: int) -> int:
@@ -150,7 +185,7 @@ class ExtrasSearch:
         a, b = a0, b0
         maxi = self.teams[leader] == 0
         best: Line | None = None
-        for m in self.moves(hands[leader], ()):
+        for m in self.moves(hands[leader], (), hands[1 - leader]):
             got = self.follow(hands, leader, state, m, a, b)
             best, a, b = _take(maxi, got, best, a, b)
             if a >= b:
@@ -171,7 +206,7 @@ class ExtrasSearch:
         other = 1 - leader
         maxi = self.teams[other] == 0
         best: Line | None = None
-        for m in self.moves(hands[other], (lead,)):
+        for m in self.moves(hands[other], (lead,), hands[leader]):
             got = self.close(hands, leader, state, lead, m, alpha, beta)
             best, alpha, beta = _take(maxi, got, best, alpha, beta)
             if alpha >= beta:
@@ -219,6 +254,28 @@ class ExtrasSearch:
         return best
 
 
+def _exact(search: Callable[[int, int], Line], guess: int | None) -> Line:
+    """The exact line of `search(alpha, beta)` (an alpha-beta search of one
+    move): with no `guess`, one search with an open window; else a series
+    of searches with empty windows (does the margin reach beta?) from the
+    guess on, each narrowing the margin's bounds (MTD(f)), then one with a
+    window of the margin alone, which returns its line."""
+    if guess is None:
+        return search(-_INF, _INF)
+    lo, hi = -_INF, _INF
+    g = guess
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = search(beta - 1, beta)[0]
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    line = search(lo - 1, lo + 1)
+    assert line[0] == lo, (line, lo)
+    return line
+
+
 def search_extras(game: Any, trump: str | None, family: str | None, teams: Sequence[int],
                   extras: Extras, hands: Sequence[Sequence[Card]], trick: Sequence[Card],
                   leader: int, limit: int = 0, search: ExtrasSearch | None = None
@@ -249,12 +306,17 @@ def search_extras(game: Any, trump: str | None, family: str | None, teams: Seque
         out |= 1 << b
     state = search.relevant(state, out)
     seat = leader if not trick else 1 - leader
-    values: dict[Card, Line] = {}
-    for b in search.moves(start[seat], lead_bits):
+    lines: dict[int, Line] = {}
+    guess: int | None = None
+    classes = search.classes(start[seat], lead_bits, start[1 - seat])
+    for b in dict.fromkeys(classes.values()):
         if trick:
-            values[rules.card(b)] = search.close(start, leader, state, lead_bits[0], b)
+            line = _exact(partial(search.close, start, leader, state, lead_bits[0], b), guess)
         else:
-            values[rules.card(b)] = search.follow(start, leader, state, b)
+            line = _exact(partial(search.follow, start, leader, state, b), guess)
+        lines[b] = line
+        guess = line[0]
+    values = {rules.card(b): lines[rep] for b, rep in classes.items()}
     if not values:
         raise BadRequest(f"seat {seat} has no card to play")
     sign = search._sign(seat)

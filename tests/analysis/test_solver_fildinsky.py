@@ -189,7 +189,7 @@ def test_dropping_the_won_cards_that_can_no_longer_score_changes_nothing_later(
     scoring, pile0, pile1, out = split
     full = EndState((scoring.pile(pile0), scoring.pile(pile1)), (0, 0))
     outs = list(out.elements())
-    kept = scoring.relevant(full, outs)
+    kept = scoring.relevant(full, scoring.cards_out(outs))
     for _ in range(3):
         if len(outs) < 2:
             break
@@ -201,10 +201,11 @@ def test_dropping_the_won_cards_that_can_no_longer_score_changes_nothing_later(
         a = scoring.choices(full, 30, leader, trick, winner)
         b = scoring.choices(kept, 30, leader, trick, winner)
         assert [p for p, _ in a] == [p for p, _ in b]
-        assert [scoring.relevant(s, rest) for _, s in a] == \
-            [scoring.relevant(s, rest) for _, s in b]
+        left = scoring.cards_out(rest)
+        assert [scoring.relevant(s, left) for _, s in a] == \
+            [scoring.relevant(s, left) for _, s in b]
         pick = data.draw(st.integers(0, len(a) - 1))
-        full, kept, outs = a[pick][1], scoring.relevant(b[pick][1], rest), rest
+        full, kept, outs = a[pick][1], scoring.relevant(b[pick][1], left), rest
 
 
 def test_a_won_card_no_meld_can_use_any_more_is_dropped() -> None:
@@ -215,7 +216,7 @@ def test_a_won_card_no_meld_can_use_any_more_is_dropped() -> None:
     # sequence in hearts and four Jacks are still possible with the cards out).
     state = EndState((scoring.pile(Counter([c("Kd"), c("Qd"), c("Jh")])), 0))
     out = [c("Ah"), c("Th"), c("Kh"), c("Qh"), c("Jc"), c("Js"), c("Jd")]
-    kept = scoring.relevant(state, out)
+    kept = scoring.relevant(state, scoring.cards_out(out))
     assert scoring.pile_cards(kept.piles[0]) == Counter([c("Jh")])
     # With another Queen of diamonds out, the marriage is possible again.
-    assert scoring.relevant(state, [*out, c("Qd")]) == state
+    assert scoring.relevant(state, scoring.cards_out([*out, c("Qd")])) == state

@@ -130,19 +130,29 @@ class EndgameScoring:
             out.append((bonus + points, EndState((piles[0], piles[1]), sevens)))
         return out
 
-    def relevant(self, state: EndState, out: Sequence[Card]) -> EndState:
+    def plain_cards(self, cards: Sequence[Card]) -> list[Card]:
+        """The cards of `cards` that score nothing but their brisques: in no
+        meld, and not a Seven of trumps (the deece)."""
+        keep = self.meld_cards()
+        return [c for c in cards if c not in keep and not is_deece_card(c, self.trump)]
+
+    def cards_out(self, cards: Sequence[Card]) -> int:
+        """The meld cards among `cards` (the cards still to be played), packed
+        as a `Pile`: what `relevant` needs."""
+        return _table(self.trump, self.bezique_pair).pack(Counter(cards))
+
+    def relevant(self, state: EndState, out: int) -> EndState:
         """`state` without the won cards that can no longer score, `out` being
-        every card still to be played: a card stays in a seat's pile only
+        the meld cards still to be played (`cards_out`): a card stays in a seat's pile only
         while some meld that takes it can still be completed from that pile
         and the cards out (with `meld_needs_trick_card`, some card of the
         meld must still be out, to be won in a trick). The melds still
         possible only shrink as the hand goes on, so the cards dropped never
         score again and the rest of the hand scores the same."""
         t = _table(self.trump, self.bezique_pair)
-        o = t.pack_cards(out)
         p0, p1 = state.piles
-        r0 = t.relevant(p0, o, self.meld_needs_trick_card)
-        r1 = t.relevant(p1, o, self.meld_needs_trick_card)
+        r0 = t.relevant(p0, out, self.meld_needs_trick_card)
+        r1 = t.relevant(p1, out, self.meld_needs_trick_card)
         if r0 == p0 and r1 == p1:
             return state
         return EndState((r0, r1), state.scored_sevens)
@@ -186,18 +196,10 @@ class _Table:
         self._choices: dict[tuple[Pile, tuple[int, ...] | None],
                             tuple[tuple[int, Pile], ...]] = {}
         self._relevant: dict[tuple[Pile, int, bool], Pile] = {}
-        self._out: dict[tuple[Card, ...], int] = {}
 
     def pack(self, cards: Counter[Card]) -> Pile:
         return sum(min(n, 3) << (3 * self.index[c]) for c, n in cards.items()
                    if n > 0 and c in self.index)
-
-    def pack_cards(self, cards: Sequence[Card]) -> int:
-        key = tuple(cards)
-        found = self._out.get(key)
-        if found is None:
-            found = self._out[key] = self.pack(Counter(cards))
-        return found
 
     def holds(self, have: Pile, need: int) -> bool:
         g = self.guards
