@@ -12,9 +12,11 @@ winner may choose then (which melds to declare), through an object with a
 cards, who wins a trick, card points) comes from the game's rules, renumbered
 as for the solver (`engine.analysis.rules`).
 
-The search tries every legal card (one of two identical cards), every choice
-of the trick's winner, and remembers each position at a trick's start by its
-exact cards, leader and scoring state.
+The search tries every legal card (one of two identical cards, one of cards
+the extras call plain that nothing of the other side separates), every
+choice of the trick's winner, and remembers each position at a trick's start
+by its exact cards, leader and scoring state, the state reduced to what can
+still score with the cards still out (the extras' `relevant`).
 """
 
 from __future__ import annotations
@@ -161,8 +163,8 @@ class ExtrasSearch:
     # Alpha-beta on side 0's margin: a window (alpha, beta) of margins that
     # still matter. A result inside its window is exact (kept in `memo` with
     # its line); one outside is only a bound (kept in `bounds`), and its line
-    # is never used: only exact results reach the root, searched with an
-    # open window.
+    # is never used: only exact results reach the root (searched with an
+    # open window, or by `_exact`).
 
     def boundary(self, hands: tuple[int, int], leader: int, state: Hashable,
                  alpha: int = -_INF, beta: int = _INF) -> Line:
