@@ -10,11 +10,19 @@ core. CPU time of this process (`time.process_time`).
   first legal cards; *after*, the whole hand from the fris Over, the fris
   trick's choices included (`Position.first_trick`).
 * Fildinsky, random end games reached by the game's own deal (24 stock
-  tricks played at random, melds and exchanges included): *before*, the
-  brisques only (`Position` without extras, the card-points solver);
-  *after*, the exact search with the deece, the last-trick bonus and melds
-  (`engine.analysis.extras`). Both: the values of every legal card at the
-  first lead of the end game, and a whole end game's double-dummy review.
+  tricks played at random, melds and exchanges included): the brisques only
+  (`Position` without extras, the card-points solver); the exact search with
+  the deece, the last-trick bonus and melds (`engine.analysis.extras`)
+  *before*: every unused won card kept in the key and every card searched
+  (the search given the scoring through `Unreduced`, which keeps nothing
+  from `relevant` and `plain_cards`), and *after*: won cards no meld can
+  use any more dropped, interchangeable plain cards searched once. Each:
+  the values of every legal card at the first lead of the end game, and a
+  whole end game's double-dummy review (16 positions, one table).
+
+The idle estimate divides each figure by the run's baseline factor: the
+Filicău playouts a CPU second of an idle core here (`IDLE_BASELINE`, README)
+over the run's.
 """
 
 from __future__ import annotations
@@ -25,20 +33,24 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver_bench import _pct, baseline  # noqa: E402  (bench/ is the script's folder)
 
-from engine import Deal, get_game  # noqa: E402
+from engine import Card, Deal, get_game  # noqa: E402
 from engine.analysis import SolverCache, analyse, position_of  # noqa: E402
-from engine.analysis.review import record_of, review_double_dummy  # noqa: E402
+from engine.analysis.review import HandRecord, record_of, review_double_dummy  # noqa: E402
 from tests.analysis.helpers import fildinsky_ending, fris_deal  # noqa: E402
 
 clock = time.process_time
+
+#: Random Filicău playouts a CPU second on an idle core here (README).
+IDLE_BASELINE = 13_384
 
 
 def timed(f: Callable[[], object]) -> float:
@@ -76,22 +88,60 @@ def _end_game(rng: random.Random) -> Deal:
     return deal
 
 
+@dataclasses.dataclass(frozen=True)
+class Unreduced:
+    """A game's end-game scoring with nothing dropped from the search's key
+    and no card interchangeable: the search as it was before."""
+
+    scoring: Any
+
+    def choices(self, state: Any, number: int, leader: int, cards: Sequence[Card],
+                winner: int) -> Sequence[tuple[int, Any]]:
+        return self.scoring.choices(state, number, leader, cards, winner)  # type: ignore[no-any-return]  # the game's
+
+    def plain_cards(self, cards: Sequence[Card]) -> list[Card]:
+        return []
+
+    def cards_out(self, cards: Sequence[Card]) -> Hashable:
+        return None
+
+    def relevant(self, state: Any, out: Any) -> Hashable:
+        return state  # type: ignore[no-any-return]  # the state itself
+
+
+def _unreduced(rec: HandRecord) -> HandRecord:
+    assert rec.extras is not None
+    return dataclasses.replace(rec, extras=tuple(((Unreduced(e[0]), e[1]), won)
+                                                 for e, won in rec.extras))
+
+
+CASES = ("brisques only", "extras before", "extras after")
+
+
 def fildinsky(deals: int) -> dict[str, list[float]]:
     rng = random.Random("fildinsky-bench")
-    out: dict[str, list[float]] = {"before": [], "after": [], "review before": [],
-                                   "review after": []}
+    out: dict[str, list[float]] = {}
     for _ in range(deals):
         deal = _end_game(rng)
         p = position_of(deal)
-        plain = dataclasses.replace(p, extras=None)
-        out["before"].append(timed(partial(analyse, plain)))
-        out["after"].append(timed(partial(analyse, p)))
+        assert p.extras is not None
+        positions = {"brisques only": dataclasses.replace(p, extras=None),
+                     "extras before": dataclasses.replace(
+                         p, extras=(Unreduced(p.extras[0]), p.extras[1])),
+                     "extras after": p}
+        values = {k: analyse(q) for k, q in positions.items()}
+        for k, q in positions.items():
+            out.setdefault("values " + k, []).append(timed(partial(analyse, q)))
+        a, b = values["extras before"], values["extras after"]
+        assert {c: a.loss(c) for c in a.values} == {c: b.loss(c) for c in b.values}
         while not deal.finished:
             deal.step_randomly(rng)
         rec = record_of(deal)
-        bare = dataclasses.replace(rec, extras=None)
-        out["review before"].append(timed(partial(review_double_dummy, bare, SolverCache())))
-        out["review after"].append(timed(partial(review_double_dummy, rec, SolverCache())))
+        records = {"brisques only": dataclasses.replace(rec, extras=None),
+                   "extras before": _unreduced(rec), "extras after": rec}
+        for k, r in records.items():
+            out.setdefault("review " + k, []).append(
+                timed(partial(review_double_dummy, r, SolverCache())))
     return out
 
 
@@ -106,11 +156,16 @@ def main() -> None:
     print(_row("filcau20 fris hand, before: from trick 2", before))
     print(_row("filcau20 fris hand, after: from the fris Over", after))
     fd = fildinsky(args.deals)
-    print(_row("fildinsky end game, every card's value, before: brisques only", fd["before"]))
-    print(_row("fildinsky end game, every card's value, after: with extras", fd["after"]))
-    print(_row("fildinsky end game review (16 cards), before", fd["review before"]))
-    print(_row("fildinsky end game review (16 cards), after", fd["review after"]))
-
+    for what, label in (("values", "every card's value at the first lead"),
+                        ("review", "whole review (16 cards)")):
+        for case in CASES:
+            print(_row(f"fildinsky end game, {label}, {case}", fd[f"{what} {case}"]))
+    factor = IDLE_BASELINE / base
+    print(f"\nbaseline factor: {factor:.2f} (an idle core here: {IDLE_BASELINE:,} playouts "
+          "per CPU second); idle estimates, median / p90:\n")
+    for key, xs in fd.items():
+        print(f"* {key}: {statistics.median(xs) / factor * 1e3:.0f} ms / "
+              f"{_pct(xs, 0.9) / factor * 1e3:.0f} ms")
 
 if __name__ == "__main__":
     main()

@@ -12,14 +12,17 @@ winner may choose then (which melds to declare), through an object with a
 cards, who wins a trick, card points) comes from the game's rules, renumbered
 as for the solver (`engine.analysis.rules`).
 
-The search tries every legal card (one of two identical cards), every choice
-of the trick's winner, and remembers each position at a trick's start by its
-exact cards, leader and scoring state.
+The search tries every legal card (one of two identical cards, one of cards
+the extras call plain that nothing of the other side separates), every
+choice of the trick's winner, and remembers each position at a trick's start
+by its exact cards, leader and scoring state, the state reduced to what can
+still score with the cards still out (the extras' `relevant`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from typing import Any, Protocol
 
 from engine import BadRequest, Card
@@ -33,6 +36,21 @@ class TrickExtras(Protocol):
 
     def choices(self, state: Any, number: int, leader: int, cards: Sequence[Card],
                 winner: int) -> Sequence[tuple[int, Any]]: ...
+
+    def plain_cards(self, cards: Sequence[Card]) -> list[Card]:
+        """The cards of `cards` that score nothing but their card points,
+        whoever plays or wins them."""
+        ...
+
+    def cards_out(self, cards: Sequence[Card]) -> Hashable:
+        """What `relevant` needs to know of the cards still to be played."""
+        ...
+
+    def relevant(self, state: Any, out: Any) -> Hashable:
+        """`state` with what can no longer score dropped, `out` being what
+        `cards_out` says of the cards still to be played: two states with
+        the same answer score the rest of the hand alike."""
+        ...
 
 
 #: A game's extras and where the hand stands (its state, hashable).
@@ -73,34 +91,69 @@ class ExtrasSearch:
         #: The extras' answers, by (state, trick number, leader, the two cards).
         self.options: dict[tuple[Hashable, int, int, int, int],
                            tuple[tuple[int, Any], ...]] = {}
-        #: Legal moves by (hand, card led or -1).
-        self.legal: dict[tuple[int, int], list[int]] = {}
+        #: The extras' `relevant` states, by (state, `cards_out`), and
+        #: `cards_out` by the mask of the cards out.
+        self.reduced: dict[tuple[Hashable, Hashable], Hashable] = {}
+        self.outs: dict[int, Hashable] = {}
+        #: Legal moves by (hand, card led or -1, the other cards out).
+        self.legal: dict[tuple[int, int, int], list[int]] = {}
+        #: The bits of the cards that score nothing but their card points.
+        self.plain = self.rules.mask_of(extras.plain_cards(self.rules.game.pack.cards))
         self.nodes = 0
         #: Raise `SearchLimit` once `nodes` passes this (0: no limit).
         self.limit = limit
 
     # ----- moves ---------------------------------------------------------------
 
-    def moves(self, hand: int, trick: Sequence[int]) -> list[int]:
-        """The legal bits of `hand`, one of two identical cards."""
-        lk = (hand, trick[0] if trick else -1)
+    def moves(self, hand: int, trick: Sequence[int], others: int = 0) -> list[int]:
+        """The legal bits of `hand`, one of each class of `classes`."""
+        lk = (hand, trick[0] if trick else -1, others)
         found = self.legal.get(lk)
-        if found is not None:
-            return found
+        if found is None:
+            found = self.legal[lk] = list(dict.fromkeys(self.classes(hand, trick, others)
+                                                        .values()))
+        return found
+
+    def classes(self, hand: int, trick: Sequence[int], others: int) -> dict[int, int]:
+        """Every legal bit of `hand` and the bit that stands for it: two
+        identical cards are one, and so are cards interchangeable with
+        `others` (the other hand's cards and the trick's) the only cards they
+        meet: cards of one suit worth the same points that score nothing
+        else (the extras' `plain_cards`), with no card of `others` between
+        them."""
         rules = self.rules
         legal = rules.legal(hand, trick)
-        out = []
-        seen: set[Card] = set()
+        apart = others | rules.guards
+        for b in trick:
+            apart |= 1 << b
+        plain = self.plain
+        points = rules.points
+        out: dict[int, int] = {}
+        seen: dict[Card, int] = {}
+        last = -1
         while legal:
             low = legal & -legal
             b = low.bit_length() - 1
-            c = rules.card(b)
-            if c not in seen:
-                seen.add(c)
-                out.append(b)
             legal ^= low
-        self.legal[lk] = out
+            if (last >= 0 and plain >> b & 1 and plain >> last & 1
+                    and points[b] == points[last]
+                    and not apart & (low - (2 << last))):
+                out[b] = out[last]   # interchangeable with the card before it
+            else:
+                out[b] = seen.setdefault(rules.card(b), b)
+            last = b
         return out
+
+    def relevant(self, state: Hashable, out: int) -> Hashable:
+        """`state` as it matters with the cards `out` (a mask) still to play."""
+        o = self.outs.get(out)
+        if o is None:
+            o = self.outs[out] = self.extras.cards_out(self.rules.cards_of(out))
+        k = (state, o)
+        found = self.reduced.get(k)
+        if found is None:
+            found = self.reduced[k] = self.extras.relevant(state, o)
+        return found
 
     def _sign(self, seat: int) -> int:
         return 1 if self.teams[seat] == 0 else -1
@@ -110,8 +163,8 @@ class ExtrasSearch:
     # Alpha-beta on side 0's margin: a window (alpha, beta) of margins that
     # still matter. A result inside its window is exact (kept in `memo` with
     # its line); one outside is only a bound (kept in `bounds`), and its line
-    # is never used: only exact results reach the root, searched with an
-    # open window.
+    # is never used: only exact results reach the root (searched with an
+    # open window, or by `_exact`).
 
     def boundary(self, hands: tuple[int, int], leader: int, state: Hashable,
                  alpha: int = -_INF, beta: int = _INF) -> Line:
@@ -127,18 +180,21 @@ class ExtrasSearch:
             return lo, 0, 0
         if hi <= alpha:
             return hi, 0, 0
-        a0, b0 = max(alpha, lo), min(beta, hi)
+        # Margins are whole points: a window one point wider than the known
+        # bounds finds a value equal to a bound exact (a window narrowed to
+        # the bounds themselves could be empty, and its answer meaningless).
+        a0, b0 = max(alpha, lo - 1), min(beta, hi + 1)
         a, b = a0, b0
         maxi = self.teams[leader] == 0
         best: Line | None = None
-        for m in self.moves(hands[leader], ()):
+        for m in self.moves(hands[leader], (), hands[1 - leader]):
             got = self.follow(hands, leader, state, m, a, b)
             best, a, b = _take(maxi, got, best, a, b)
             if a >= b:
                 break
         assert best is not None
         v = best[0]
-        if a0 < v < b0 or (lo == hi == v):
+        if a0 < v < b0:
             self.memo[key] = best
         elif v <= a0:
             self.bounds[key] = (lo, min(hi, v))
@@ -152,7 +208,7 @@ class ExtrasSearch:
         other = 1 - leader
         maxi = self.teams[other] == 0
         best: Line | None = None
-        for m in self.moves(hands[other], (lead,)):
+        for m in self.moves(hands[other], (lead,), hands[leader]):
             got = self.close(hands, leader, state, lead, m, alpha, beta)
             best, alpha, beta = _take(maxi, got, best, alpha, beta)
             if alpha >= beta:
@@ -186,7 +242,9 @@ class ExtrasSearch:
             options = self.options[ck] = tuple(sorted(got_options, key=lambda o: -o[0]))
         maxi = self.teams[winner] == 0
         best: Line | None = None
+        out = rest[0] | rest[1]
         for extra, after in options:
+            after = self.relevant(after, out)
             gain = pts + extra
             shift = gain if maxi else -gain
             m, x0, x1 = self.boundary(rest, winner, after, alpha - shift, beta - shift)
@@ -196,6 +254,28 @@ class ExtrasSearch:
                 break
         assert best is not None
         return best
+
+
+def _exact(search: Callable[[int, int], Line], guess: int | None) -> Line:
+    """The exact line of `search(alpha, beta)` (an alpha-beta search of one
+    move): with no `guess`, one search with an open window; else a series
+    of searches with empty windows (does the margin reach beta?) from the
+    guess on, each narrowing the margin's bounds (MTD(f)), then one with a
+    window of the margin alone, which returns its line."""
+    if guess is None:
+        return search(-_INF, _INF)
+    lo, hi = -_INF, _INF
+    g = guess
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = search(beta - 1, beta)[0]
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    line = search(lo - 1, lo + 1)
+    assert line[0] == lo, (line, lo)
+    return line
 
 
 def search_extras(game: Any, trump: str | None, family: str | None, teams: Sequence[int],
@@ -223,13 +303,22 @@ def search_extras(game: Any, trump: str | None, family: str | None, teams: Seque
         raise BadRequest("a trick of two players has at most one card down")
     start = (masks[0], masks[1])
     lead_bits = [rules.mask_of([c], taken).bit_length() - 1 for c in trick]
+    out = start[0] | start[1]
+    for b in lead_bits:
+        out |= 1 << b
+    state = search.relevant(state, out)
     seat = leader if not trick else 1 - leader
-    values: dict[Card, Line] = {}
-    for b in search.moves(start[seat], lead_bits):
+    lines: dict[int, Line] = {}
+    guess: int | None = None
+    classes = search.classes(start[seat], lead_bits, start[1 - seat])
+    for b in dict.fromkeys(classes.values()):
         if trick:
-            values[rules.card(b)] = search.close(start, leader, state, lead_bits[0], b)
+            line = _exact(partial(search.close, start, leader, state, lead_bits[0], b), guess)
         else:
-            values[rules.card(b)] = search.follow(start, leader, state, b)
+            line = _exact(partial(search.follow, start, leader, state, b), guess)
+        lines[b] = line
+        guess = line[0]
+    values = {rules.card(b): lines[rep] for b, rep in classes.items()}
     if not values:
         raise BadRequest(f"seat {seat} has no card to play")
     sign = search._sign(seat)

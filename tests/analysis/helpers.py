@@ -270,3 +270,105 @@ def brute_force_fildinsky(deal: Deal) -> tuple[int, dict[Card, int]]:
         values[c] = search() * sign
         d.undo()
     return search(), values
+
+
+def exact_fildinsky(position: Position) -> tuple[int, dict[Card, int]]:
+    """Like `brute_force_fildinsky`, from a `Position` with Fildinsky's
+    extras, and fast enough for whole end games: every legal card
+    (`Game.legal_subset`, `trick_winner`, `trick_points`), after each trick
+    the deece and last-trick bonus (`deece_cards`, `last_trick_points`) and
+    every choice of melds (`EndgameScoring.meld_choices`, written with the
+    game's meld rules), remembered by the exact position (every won card
+    kept): no pruning, no window, no renumbering, nothing shared with the
+    search in `engine.analysis.extras`."""
+    from collections import Counter
+    from functools import cache
+
+    from engine.games.fildinsky.endgame import (
+        EndgameScoring,
+        deece_cards,
+        is_deece_card,
+        last_trick_points,
+    )
+
+    assert position.extras is not None
+    scoring, start = position.extras
+    assert isinstance(scoring, EndgameScoring)
+    game, trump = position.game, position.trump
+    teams = position.teams
+    ctx = {"stock_empty": True}
+    keep = scoring.meld_cards()
+    Key = tuple[tuple[Card, int], ...]
+
+    def frozen(c: Counter[Card]) -> Key:
+        return tuple(sorted(((k, n) for k, n in c.items() if n > 0 and k in keep),
+                            key=lambda kn: kn[0].code))
+
+    def margin0(seat: int, m: int) -> int:
+        return m if teams[seat] == 0 else -m
+
+    def trick_end(hands: tuple[tuple[Card, ...], ...], trick: tuple[Card, ...], leader: int,
+                  piles: tuple[Key, Key], sevens: tuple[int, int]) -> int:
+        """Seat 0's margin from a finished trick on."""
+        winner = (leader + game.trick_winner(list(trick), trump)) % 2
+        scored = list(sevens)
+        copies = []
+        for i, c in enumerate(trick):
+            s = (leader + i) % 2
+            was = is_deece_card(c, scoring.trump) and scored[s] > 0
+            scored[s] -= was
+            copies.append(was)
+        number = game.tricks_per_hand - len(hands[0])
+        gain = game.trick_points(list(trick), trump)
+        gain += 10 * len(deece_cards(trick, copies, leader, winner, scoring.trump,
+                                     scoring.deece_trigger))
+        gain += last_trick_points(number, scoring.bonus_trick)
+        have = Counter(dict(piles[winner]))
+        have.update(trick)
+        window = Counter(trick) if scoring.meld_needs_trick_card else None
+        sign = 1 if teams[winner] == 0 else -1
+        best: int | None = None
+        for melds in scoring.meld_choices(have, window):
+            left = Counter(have)
+            for k in melds:
+                left.subtract(k.cards)
+            new = list(piles)
+            new[winner] = frozen(left)
+            v = sign * (gain + sum(k.points for k in melds)) + \
+                search(hands, (), winner, (new[0], new[1]), (scored[0], scored[1]))
+            if best is None or v * sign > best * sign:
+                best = v
+        assert best is not None
+        return best
+
+    @cache
+    def search(hands: tuple[tuple[Card, ...], ...], trick: tuple[Card, ...], leader: int,
+               piles: tuple[Key, Key], sevens: tuple[int, int]) -> int:
+        if not hands[0] and not hands[1]:
+            return 0
+        seat = (leader + len(trick)) % 2
+        sign = 1 if teams[seat] == 0 else -1
+        return max((play(hands, trick, leader, piles, sevens, seat, c)
+                    for c in _legal(game, trump, trick, hands[seat], ctx)),
+                   key=lambda v: v * sign)
+
+    def play(hands: tuple[tuple[Card, ...], ...], trick: tuple[Card, ...], leader: int,
+             piles: tuple[Key, Key], sevens: tuple[int, int], seat: int, c: Card) -> int:
+        h = list(hands[seat])
+        h.remove(c)
+        nh = list(hands)
+        nh[seat] = tuple(sorted(h, key=lambda x: x.code))
+        hs = (nh[0], nh[1])
+        if len(trick) == 0:
+            return search(hs, (c,), leader, piles, sevens)
+        return trick_end(hs, (*trick, c), leader, piles, sevens)
+
+    piles0 = tuple(frozen(scoring.pile_cards(p)) for p in start.piles)
+    piles = (piles0[0], piles0[1])
+    hands = tuple(tuple(sorted(h, key=lambda x: x.code)) for h in position.hands)
+    seat = position.turn
+    values = {c: margin0(seat, play(hands, position.trick, position.leader, piles,
+                                    start.scored_sevens, seat, c))
+              for c in _legal(game, trump, position.trick, hands[seat], ctx)}
+    base = search(hands, position.trick, position.leader, piles, start.scored_sevens)
+    return base, values
