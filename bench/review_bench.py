@@ -8,7 +8,11 @@ double dummy then the sampled view over `J` worker processes):
 * with a fixed number of deals a card (`--samples`, no time limit): the wall
   time a hand takes, and the CPU seconds of all processes;
 * with the default budget (`--budget`, seconds a hand): the wall time a
-  hand really takes and the deals each card got.
+  hand really takes and the deals each card got;
+
+each before (every legal card of every deal valued, as the review did
+first: `review_hand(..., full=True)`) and now (each deal asked only the
+played card's loss, the workers' solvers kept warm), in one process.
 
 Not pinned to one core: the review spreads over the cores. The baselines,
 random Filicău playouts per wall-clock second and per CPU second on one
@@ -88,8 +92,8 @@ def cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def review_all(records: list[HandRecord], budget: float, samples: int, jobs: int
-               ) -> dict[str, Any]:
+def review_all(records: list[HandRecord], budget: float, samples: int, jobs: int,
+               full: bool = False) -> dict[str, Any]:
     """Review every hand with a fresh pool of `jobs` workers (started before
     the clock runs, as `cardtable review` starts it once for a file)."""
     ctx = multiprocessing.get_context("spawn")
@@ -103,7 +107,7 @@ def review_all(records: list[HandRecord], budget: float, samples: int, jobs: int
             list(pool.map(abs, range(jobs)))  # the workers started and imported
         for r in records:
             t0 = time.monotonic()
-            reviews = review_hand(r, budget, samples, jobs, 18, pool)
+            reviews = review_hand(r, budget, samples, jobs, 18, pool, full)
             walls.append(time.monotonic() - t0)
             n = r.game.players
             deals += [x.samples for x in reviews if x.samples]
@@ -119,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--samples", type=int, nargs="*", default=[20, 100],
+    ap.add_argument("--samples", type=int, nargs="*", default=[20],
                     help="deals a card, no time limit (one run each)")
     ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET,
                     help="seconds a hand for the budgeted run (0: skip it)")
@@ -137,11 +141,14 @@ def main(argv: list[str] | None = None) -> None:
           f"hand / {scale:.1f} / {args.jobs} workers | deals a card: median (min–max) | "
           "first two tricks |")
     print("|---|---|---|---|---|---|---|")
-    runs = [(f"{s} deals a card", 1e9, s) for s in args.samples]
-    if args.budget > 0:
-        runs.append((f"budget {args.budget:g} s (at most 300 deals)", args.budget, 300))
-    for name, budget, samples in runs:
-        res = review_all(records, budget, samples, args.jobs)
+    runs = []
+    for full, how in ((True, "before: every card valued"), (False, "now: the played card's loss")):
+        runs += [(f"{how}, {s} deals a card", 1e9, s, full) for s in args.samples]
+        if args.budget > 0:
+            runs.append((f"{how}, budget {args.budget:g} s (at most 300 deals)",
+                         args.budget, 300, full))
+    for name, budget, samples, full in runs:
+        res = review_all(records, budget, samples, args.jobs, full)
         walls, d = res["walls"], res["deals"]
         print(f"| {name} | {', '.join(f'{w:.1f}' for w in walls)} | "
               f"{statistics.median(walls):.1f} | {res['cpu'] / len(records):.1f} | "

@@ -32,9 +32,12 @@ from engine.analysis.position import (
     Analysis,
     Position,
     SolverCache,
+    after_trick,
     analyse,
     extras_of,
     game_of,
+    hands_after,
+    load,
     no_trump_lead_of,
     teams_of,
 )
@@ -433,3 +436,162 @@ def with_samples(review: CardReview, losses: Mapping[Card, float], solved: int
     return CardReview(review.index, review.trick, review.seat, review.card, review.legal,
                       review.best, review.loss, review.result_changed,
                       losses[review.card], best, solved)
+
+
+# ----- the sampled view, asking each deal only what the review needs -----------------
+
+
+def played_loss(position: Position, card: Card, cache: SolverCache | None = None,
+                limit: int = NODE_LIMIT, guess: int | None = None
+                ) -> tuple[int, int | None, Analysis | None]:
+    """Points `card` (a legal card of the seat to play) gives away against the
+    best card in `position` (all cards visible), asking only what that
+    needs: the played card's exact value, then for each other legal card one
+    yes/no question, "does it do better?". Most played cards are a best
+    card: every answer is no, and the loss is 0 (with None). At the first
+    yes, every card is valued (`analyse`, its search already warm) and that
+    analysis comes back with the loss. Returns (loss, the played card's
+    value: the points its team ends the hand with (`guess` when the card
+    was the only legal one), the analysis or None).
+    `guess`: a value the played card likely has (another deal's), to start
+    its search from. Positions with rules of their own (the fris trick,
+    Fildinsky's extras) are valued in full."""
+    cache = cache or SolverCache()
+    if position.first_trick is not None or position.extras is not None:
+        a = analyse(position, cache=cache, limit=limit)
+        return a.loss(card), a.values[card], a
+    seat = position.turn
+    team = position.teams[seat]
+    solver, rules = load(position, cache)
+    others = [c for c in rules.cards_of(solver.legal()) if c != card]
+    if not others:
+        return 0, guess, None   # no choice: nothing given away, nothing to search
+    played = _value_after(position, seat, card, team, cache, limit, guess)
+    for other in others:
+        if _does_better(position, seat, other, team, played, cache, limit):
+            a = analyse(position, cache=cache, limit=limit)
+            return a.loss(card), played, a
+    return 0, played, None
+
+
+def _after(position: Position, seat: int, c: Card) -> Position:
+    p = hands_after(position, seat, c)
+    return after_trick(p) if len(p.trick) == len(p.hands) else p
+
+
+def _value_after(position: Position, seat: int, c: Card, team: int, cache: SolverCache,
+                 limit: int, guess: int | None = None) -> int:
+    """The points `team` ends the hand with when `seat` plays `c` and
+    everybody then plays best (`guess`: likely that many)."""
+    p = _after(position, seat, c)
+    if not any(p.hands):
+        return p.won[team]
+    solver, _ = load(p, cache)
+    solver.stats.limit = solver.stats.nodes + limit if limit else 0
+    rem = solver.rem
+    hint = None
+    if guess is not None:   # in side 0's points from here
+        hint = guess - p.won[0] if team == 0 else p.won[1] + rem - guess
+        hint = min(max(hint, 0), rem)
+    v0 = solver.value(hint)
+    return p.won[0] + v0 if team == 0 else p.won[1] + rem - v0
+
+
+def _does_better(position: Position, seat: int, c: Card, team: int, than: int,
+                 cache: SolverCache, limit: int) -> bool:
+    """Does `team` end the hand with more than `than` points when `seat`
+    plays `c` and everybody then plays best? One yes/no search."""
+    p = _after(position, seat, c)
+    if not any(p.hands):
+        return p.won[team] > than
+    solver, _ = load(p, cache)
+    solver.stats.limit = solver.stats.nodes + limit if limit else 0
+    if team == 0:   # side 0 (the solver's) must take more than `than` in all
+        return solver.can_reach(than + 1 - p.won[0])
+    # side 1 takes what side 0 cannot: side 0 held below rem - (than - won1)
+    return not solver.can_reach(p.won[1] + solver.rem - than)
+
+
+@dataclass
+class SampledLoss:
+    """One card's sampled view as it grows, a deal at a time: its loss over
+    every deal solved (`deals`), and, over the deals where it was not a
+    best card (`valued`, where every card was valued), every card's loss."""
+
+    card: Card
+    deals: int = 0
+    total: float = 0.0
+    valued: int = 0
+    others: dict[Card, float] = field(default_factory=dict)
+
+    @property
+    def loss(self) -> float:
+        return self.total / self.deals if self.deals else 0.0
+
+    @property
+    def best(self) -> Card | None:
+        """The fair best card: the played card when it was a best card in
+        every deal; else the card that gave away least over the deals where
+        the played card was not best."""
+        if not self.deals:
+            return None
+        if not self.valued:
+            return self.card
+        return min(self.others, key=lambda c: (self.others[c], c.code))
+
+
+class CardSampler:
+    """Deals consistent with what the player of play `index` knew, solved one
+    at a time (`solve`) with the cheap question (`played_loss`); the solver
+    cache (and its transposition table) serves every deal."""
+
+    def __init__(self, record: HandRecord, index: int, cache: SolverCache | None = None,
+                 limit: int = NODE_LIMIT) -> None:
+        self.record = record
+        self.index = index
+        self.card = record.plays[index][1]
+        self.cache = cache or SolverCache(limit=1)
+        self.limit = limit
+        self.special = record.special(index)
+        self.knowledge = None if self.special else knowledge(record, index)
+        self.position = record.position(index)
+        self.result = SampledLoss(self.card)
+        self._guess: int | None = None
+
+    def solve(self, rng: random.Random) -> bool:
+        """Draw and solve one more deal (False: no deal could be drawn, the
+        search passed its node limit, or a trick with rules of its own)."""
+        if self.knowledge is None:
+            return False
+        hands = sample_hands(self.knowledge, rng)
+        return hands is not None and self.solve_hands(hands)
+
+    def solve_hands(self, hands: Sequence[Sequence[Card]]) -> bool:
+        """Solve the deal with these current hands (one more deal of the
+        view; False: the search passed its node limit)."""
+        pos = self.position
+        sample = Position(pos.game, pos.trump, tuple(tuple(h) for h in hands), pos.trick,
+                          pos.leader, pos.teams, pos.won, pos.family, pos.no_trump_lead)
+        try:
+            loss, self._guess, a = played_loss(sample, self.card, self.cache, self.limit,
+                                               self._guess)
+        except SearchLimit:
+            return False
+        r = self.result
+        r.deals += 1
+        r.total += loss
+        if a is not None:
+            r.valued += 1
+            for c, v in a.values.items():
+                r.others[c] = r.others.get(c, 0.0) + (a.best - v)
+        return True
+
+
+def with_sampled(review: CardReview, sampled: SampledLoss) -> CardReview:
+    """`review` with its sampled view (from `CardSampler`)."""
+    best = sampled.best
+    if not sampled.deals or best is None:
+        return review
+    return CardReview(review.index, review.trick, review.seat, review.card, review.legal,
+                      review.best, review.loss, review.result_changed, sampled.loss, best,
+                      sampled.deals)

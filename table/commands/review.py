@@ -11,6 +11,7 @@ every core). See docs/review.md.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -120,42 +121,69 @@ def replay(lines: Sequence[str]) -> Iterator[ReplayedHand | str]:
 # ----- the sampled analysis, spread over processes ------------------------------------
 
 
-def _sample_task(args: tuple[Any, int, int, int, float, int, int]
-                 ) -> tuple[int, dict[str, float], int]:
-    """Worker: sampled losses of one play, at most `max_samples` deals, one
-    at least. Its time is its share of what is left of the hand's budget
-    (`hand_deadline`, `time.monotonic()`: one clock for every process): the
-    time left times the workers over the plays still to come (`left`, this
-    one included), never past the deadline. The plays come latest first:
-    their deals are solved in a millisecond and reach `max_samples` early,
-    and the time they leave goes to the first tricks, where a deal costs
-    the most."""
-    from engine.analysis import SolverCache
-    from engine.analysis.review import sampled_losses
+#: The solvers of this worker process, kept warm from one card to the next
+#: (their transposition tables serve every deal of the same trumps and teams).
+_CACHE: Any = None
 
-    record, index, seed, max_samples, hand_deadline, left, jobs = args
+
+def _sample_task(args: tuple[Any, int, int, int, float, int, int, bool]
+                 ) -> tuple[int, float, int, str | None]:
+    """Worker: the sampled view of one play, at most `max_samples` deals, one
+    at least: (index, average loss, deals, the fair best card's code). Its
+    time is its share of what is left of the hand's budget (`hand_deadline`,
+    `time.monotonic()`: one clock for every process): the time left times
+    the workers over the plays still to come (`left`, this one included),
+    never past the deadline. The plays come latest first: their deals are
+    solved in a millisecond and reach `max_samples` early, and the time they
+    leave goes to the first tricks, where a deal costs the most.
+
+    Each deal is asked only what the review needs (`CardSampler`); `full`
+    values every legal card of every deal instead (as before: kept for
+    `bench/review_bench.py` to compare)."""
+    global _CACHE
+    from engine.analysis import SolverCache
+    from engine.analysis.review import CardSampler, sampled_losses
+
+    record, index, seed, max_samples, hand_deadline, left, jobs, full = args
     now = time.monotonic()
     deadline = min(now + max(0.0, hand_deadline - now) * max(1, jobs) / max(1, left),
                    hand_deadline)
     rng = random.Random(seed)
-    cache = SolverCache(limit=1)
-    totals: dict[str, float] = {}
-    solved = 0
-    while solved < max_samples and (solved == 0 or time.monotonic() < deadline):
-        losses, k = sampled_losses(record, index, rng, 1, cache)
-        if not k:
+    card = record.plays[index][1]
+    if full:
+        cache = SolverCache(limit=1)
+        totals: dict[str, float] = {}
+        solved = 0
+        while solved < max_samples and (solved == 0 or time.monotonic() < deadline):
+            losses, k = sampled_losses(record, index, rng, 1, cache)
+            if not k:
+                break
+            for c, v in losses.items():
+                totals[c.code] = totals.get(c.code, 0.0) + v
+            solved += k
+        if not solved or card.code not in totals:
+            return index, 0.0, 0, None
+        fair = min(totals, key=lambda c: (totals[c], c))
+        return index, totals[card.code] / solved, solved, fair
+    if _CACHE is None:
+        _CACHE = SolverCache(limit=2)
+    sampler = CardSampler(record, index, _CACHE)
+    while sampler.result.deals < max_samples and (
+            sampler.result.deals == 0 or time.monotonic() < deadline):
+        if not sampler.solve(rng):
             break
-        for c, v in losses.items():
-            totals[c.code] = totals.get(c.code, 0.0) + v
-        solved += k
-    return index, {c: t / solved for c, t in totals.items()} if solved else {}, solved
+    got = sampler.result
+    best = got.best
+    return index, got.loss, got.deals, best.code if best is not None else None
 
 
 def review_hand(record: Any, budget: float, max_samples: int, jobs: int, seed: int,
-                pool: ProcessPoolExecutor | None) -> list[Any]:
-    """Double dummy for every card, then (with a budget) the sampled view."""
+                pool: ProcessPoolExecutor | None, full: bool = False) -> list[Any]:
+    """Double dummy for every card, then (with a budget) the sampled view
+    (`full`: every card of every deal valued, the slower way kept for the
+    benchmark)."""
     from engine.analysis import SolverCache
-    from engine.analysis.review import review_double_dummy, with_samples
+    from engine.analysis.review import review_double_dummy
 
     reviews = review_double_dummy(record, SolverCache())
     hand_deadline = time.monotonic() + budget * 0.95
@@ -167,16 +195,18 @@ def review_hand(record: Any, budget: float, max_samples: int, jobs: int, seed: i
         return reviews
     todo.reverse()  # the last plays first (see `_sample_task`)
     tasks = [(record, r.index, seed * 1_000 + r.index, max_samples, hand_deadline,
-              len(todo) - k, jobs) for k, r in enumerate(todo)]
+              len(todo) - k, jobs, full) for k, r in enumerate(todo)]
     results = (pool.map(_sample_task, tasks) if pool is not None
                else map(_sample_task, tasks))
-    by_index = {i: (losses, n) for i, losses, n in results}
+    by_index = {i: (loss, n, best) for i, loss, n, best in results}
     pack = record.game.pack
     out = []
     for r in reviews:
         if r.index in by_index:
-            losses, n = by_index[r.index]
-            r = with_samples(r, {pack.parse(c): v for c, v in losses.items()}, n)
+            loss, n, best = by_index[r.index]
+            if n and best is not None:
+                r = dataclasses.replace(r, sampled_loss=loss, sampled_best=pack.parse(best),
+                                        samples=n)
         out.append(r)
     return out
 

@@ -103,8 +103,15 @@ def test_a_play_gets_its_share_of_the_hands_budget_and_one_deal_at_least() -> No
     record = record_of(deal)
     index = len(record.plays) - 8  # two tricks from the end: quick deals
     # The hand's deadline already past: one deal all the same.
-    i, losses, solved = _sample_task((record, index, 1, 50, time.monotonic() - 1.0, 1, 2))
-    assert (i, solved) == (index, 1) and losses
+    i, loss, solved, best = _sample_task((record, index, 1, 50, time.monotonic() - 1.0, 1, 2,
+                                          False))
+    assert (i, solved) == (index, 1) and loss >= 0 and best is not None
     # Time to spare: up to the most deals asked for, and never more.
-    _, losses, solved = _sample_task((record, index, 1, 6, time.monotonic() + 60.0, 1, 2))
-    assert solved == 6 and all(v >= 0 for v in losses.values())
+    for full in (False, True):   # each deal asked the played card's loss, or every card
+        _, loss, solved, best = _sample_task((record, index, 1, 6, time.monotonic() + 60.0,
+                                              1, 2, full))
+        assert solved == 6 and loss >= 0 and best is not None
+    # The same deals (one seed), the same loss, whichever the question.
+    cheap = _sample_task((record, index, 7, 5, time.monotonic() + 60.0, 1, 2, False))
+    every = _sample_task((record, index, 7, 5, time.monotonic() + 60.0, 1, 2, True))
+    assert cheap[:3] == every[:3]
