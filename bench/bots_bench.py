@@ -67,6 +67,10 @@ def play_board(game: Game, state: MatchState, dealt: DealtHands, bots: Sequence[
         if pending.kind == "play" and deal is not None:
             if teams is None:
                 teams = teams_of(deal)
+                # The cards shown to fix trumps are known to be in their seats'
+                # hands, as the table's deal (hands unknown) is made knowing them.
+                for s, shown in flow.known_cards().items():
+                    deal.known[s] = deal.pack.mask(shown)
             seat = deal.turn
             flow.card(seat, bots[teams[seat]].play(deal, seat, deal.hand_of(seat), rng))
             continue
@@ -205,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Tally]:
     ap.add_argument("--tricks-left", type=int, default=None,
                     help="search only in the last T tricks (SimpleBot before)")
     ap.add_argument("--samples", type=int, default=None, help="deals per card (default: level)")
+    ap.add_argument("--infer", action="store_true",
+                    help="keep sampled deals the opponents' plays explain (inference)")
     ap.add_argument("--games", nargs="*", default=list(GAMES))
     ap.add_argument("--seed", type=int, default=18)
     ap.add_argument("--out", default=None, help="checkpoint file (JSON); resumes from it")
@@ -219,7 +225,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Tally]:
         model = PlackettLuce()
     except ImportError:
         print("openskill is not installed (test extra): no ratings")
-    sampled = SampledBot(args.level, tricks_left=args.tricks_left, samples=args.samples)
+    sampled = SampledBot(args.level, tricks_left=args.tricks_left, samples=args.samples,
+                         infer=True if args.infer else None)
     settings = {"level": args.level, "tricks_left": args.tricks_left,
                 "samples": sampled.samples, "seed": args.seed, "bot": sampled.name}
     state: dict[str, Any] = {"settings": settings, "machine": _machine(), "games": {}}

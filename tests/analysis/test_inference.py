@@ -1,0 +1,132 @@
+"""Inference: sampled deals scored by how well a model explains the
+opponents' plays (`engine.analysis.inference`), and the bot that uses it."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Card, Deal, get_game
+from engine.analysis.bot import SampledBot, _teams, hint
+from engine.analysis.inference import Replay, fewest_surprises
+from engine.bots import SimpleBot, legal_from
+
+
+def _simple_hand(game_id: str, seed: int, cards: int) -> Deal:
+    """A hand `cards` plays in, every seat playing as `SimpleBot`."""
+    g = get_game(game_id)
+    rng = random.Random(seed)
+    dealt = g.deal(rng, 1)
+    assert dealt.trump is not None
+    deal = g.new_deal(dealt.trump, dealt.leader, dealt.hands)
+    bot = SimpleBot()
+    for _ in range(cards):
+        deal.play(deal.turn, bot.play(deal, deal.turn, deal.hand_of(deal.turn), rng))
+    return deal
+
+
+def _replay(deal: Deal) -> Replay:
+    seat = deal.turn
+    teams = _teams(deal, seat)
+    played = sum(len(t.cards) for t in deal.tricks) + len(deal.current_trick)
+    watched = [s for s in range(deal.n) if teams[s] != teams[seat]]
+    return Replay(deal, watched, SimpleBot(), played)
+
+
+def _shuffled(deal: Deal, rng: random.Random) -> list[list[Card]]:
+    """The hidden cards dealt anew among the other seats (the same counts)."""
+    true = [deal.hand_of(s) for s in range(deal.n)]
+    hidden = [c for s in range(deal.n) if s != deal.turn for c in true[s]]
+    rng.shuffle(hidden)
+    out: list[list[Card]] = []
+    for s in range(deal.n):
+        if s == deal.turn:
+            out.append(true[s])
+        else:
+            out.append(hidden[:len(true[s])])
+            hidden = hidden[len(true[s]):]
+    return out
+
+
+def test_the_real_deal_holds_no_surprise_when_the_opponents_played_as_the_model() -> None:
+    for game_id in ("filko6", "filicau", "sueca"):
+        for seed in range(6):
+            deal = _simple_hand(game_id, seed, 13)
+            before = deal.snapshot()
+            replay = _replay(deal)
+            true = [deal.hand_of(s) for s in range(deal.n)]
+            assert replay.surprises(true) == 0
+            # Neither the deal asked about nor the replay's copy is changed.
+            assert deal.snapshot() == before
+            assert replay.deal.snapshot() == before
+
+
+def test_other_deals_of_the_hidden_cards_surprise_the_model() -> None:
+    """Dealt anew at random, the hidden cards often contradict a play the
+    model made (a low lead from a short suit, a trick not won cheaply)."""
+    surprised = 0
+    for seed in range(10):
+        deal = _simple_hand("filko6", seed, 13)
+        replay = _replay(deal)
+        rng = random.Random(seed)
+        surprised += sum(replay.surprises(_shuffled(deal, rng)) > 0 for _ in range(5))
+        true = [deal.hand_of(s) for s in range(deal.n)]
+        assert replay.surprises(true) == 0  # the copy was restored each time
+    assert surprised >= 25  # of 50
+
+
+def test_counting_stops_at_the_limit() -> None:
+    deal = _simple_hand("filko6", 3, 13)
+    replay = _replay(deal)
+    rng = random.Random(1)
+    counts = [replay.surprises(_shuffled(deal, rng)) for _ in range(20)]
+    rng = random.Random(1)
+    capped = [replay.surprises(_shuffled(deal, rng), stop=1) for _ in range(20)]
+    assert capped == [min(c, 1) for c in counts]
+    assert max(counts) > 1
+
+
+def test_of_the_deals_drawn_the_first_fully_explained_is_kept() -> None:
+    deal = _simple_hand("filko6", 5, 13)
+    replay = _replay(deal)
+    rng = random.Random(2)
+    true = [deal.hand_of(s) for s in range(deal.n)]
+    wrong = next(h for h in (_shuffled(deal, rng) for _ in range(50))
+                 if replay.surprises(h) > 0)
+    draws = iter([wrong, true, wrong])
+    assert fewest_surprises(lambda: next(draws), replay, draws=3) == true
+    # None explained fully: the fewest surprises, the earliest of equals.
+    worse = next(h for h in (_shuffled(deal, rng) for _ in range(200))
+                 if replay.surprises(h) > replay.surprises(wrong))
+    draws = iter([worse, wrong, worse])
+    assert fewest_surprises(lambda: next(draws), replay, draws=3) == wrong
+    # Nothing drawn: None.
+    assert fewest_surprises(lambda: None, replay) is None
+
+
+@settings(max_examples=12, deadline=None)
+@given(game_id=st.sampled_from(["filko6", "filicau", "filko", "sueca"]),
+       seed=st.integers(0, 10_000), cards=st.integers(1, 16))
+def test_the_inferring_bot_plays_a_legal_card_and_the_same_one_for_the_same_seed(
+        game_id: str, seed: int, cards: int) -> None:
+    g = get_game(game_id)
+    cards = min(cards, g.players * (g.tricks_per_hand - 1))
+    deal = _simple_hand(game_id, seed, cards)
+    seat = deal.turn
+    hand = deal.hand_of(seat)
+    before = deal.snapshot()
+    bot = SampledBot("easy", samples=2, infer=True)
+    first = bot.play(deal, seat, hand, random.Random(seed))
+    assert first in legal_from(deal, seat, hand)
+    assert deal.snapshot() == before
+    assert bot.play(deal, seat, hand, random.Random(seed)) == first
+    found = hint(deal, seat, hand, random.Random(seed), 2, model=SimpleBot())
+    if found is not None:
+        assert set(found.averages) == set(legal_from(deal, seat, hand))
+
+
+def test_the_inferring_bot_is_named_so() -> None:
+    assert SampledBot("easy", tricks_left=5, samples=4, infer=True).name == \
+        "sampled-4-last5-infer"
