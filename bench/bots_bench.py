@@ -1,7 +1,7 @@
 """The sampled bot against today's best bot (issue 18), duplicate style.
 
 Run with `.venv/bin/python bench/bots_bench.py [--hands N] [--level L]
-[--tricks-left T] [--samples S] [--games ...] [--out FILE]` (openskill from
+[--tricks-left T] [--samples S] [--infer] [--games ...] [--out FILE]` (openskill from
 the test extra rates the bots). Every deal is played twice with the same
 cards, the sampled bot's side sitting once as team 0 and once as team 1
 against `SimpleBot`; a *match* is such a pair of boards (two hands), won by
@@ -247,7 +247,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Tally]:
             os.replace(tmp, args.out)
 
     print(f"bot {sampled.name}: {sampled.samples} deals a card"
-          + (f", searching the last {args.tricks_left} tricks" if args.tricks_left else "")
+          + (f", searching the last {sampled.tricks_left} tricks" if sampled.tricks_left else "")
+          + (", reading the opponents' plays" if sampled.infer else "")
           + f"; seed {args.seed}")
     print(f"| game | matches | hands | {sampled.name} wins | ties | win rate | 95% CI | "
           "points for : against | CPU s/match |")

@@ -7,9 +7,13 @@ card visible; the card with the most points on average is played (or hinted).
 Of cards the deals value alike the bot plays `SimpleBot`'s card if it is one
 of them, else the cheapest (`SampledBot.among_best`).
 
-Strength is the number of deals per card (`LEVELS`). Where the solver does
-not search the hand (the stock phase of Fildinsky, the fris trick of 20-card
-Filcău), the bot falls back on `engine.bots.SimpleBot`.
+Strength is the number of deals per card (`LEVELS`). The level `reading`
+also reads the opponents' plays: each deal solved is the one of a few drawn
+whose opponents' plays `SimpleBot`'s rule of thumb explains best
+(`engine.analysis.inference`), and it searches only the last 5 tricks
+(`LEVEL_TRICKS_LEFT`). Where the solver does not search the hand (the stock
+phase of Fildinsky, the fris trick of 20-card Filcău), the bot falls back on
+`engine.bots.SimpleBot`.
 """
 
 from __future__ import annotations
@@ -173,7 +177,8 @@ class SampledBot:
     With `tricks_left`, the bot searches only once at most that many tricks
     are left in the hand and plays as `SimpleBot` before (a cheap level for
     long measurements: bench/bots_bench.py); `samples` overrides the level's
-    number of deals."""
+    number of deals; `infer` whether the deals are read against the
+    opponents' plays (default: the level's, `READING`)."""
 
     def __init__(self, level: str = "good", tricks_left: int | None = None,
                  samples: int | None = None, infer: bool | None = None) -> None:

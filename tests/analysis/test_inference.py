@@ -108,11 +108,12 @@ def test_of_the_deals_drawn_the_first_fully_explained_is_kept() -> None:
 
 @settings(max_examples=12, deadline=None)
 @given(game_id=st.sampled_from(["filko6", "filicau", "filko", "sueca"]),
-       seed=st.integers(0, 10_000), cards=st.integers(1, 16))
+       seed=st.integers(0, 10_000), cards=st.integers(0, 20))
 def test_the_inferring_bot_plays_a_legal_card_and_the_same_one_for_the_same_seed(
         game_id: str, seed: int, cards: int) -> None:
     g = get_game(game_id)
-    cards = min(cards, g.players * (g.tricks_per_hand - 1))
+    # The last four tricks at most (cheap solves), and at least one card played.
+    cards = max(1, g.players * (g.tricks_per_hand - 4)) + cards % (3 * g.players)
     deal = _simple_hand(game_id, seed, cards)
     seat = deal.turn
     hand = deal.hand_of(seat)
@@ -130,3 +131,55 @@ def test_the_inferring_bot_plays_a_legal_card_and_the_same_one_for_the_same_seed
 def test_the_inferring_bot_is_named_so() -> None:
     assert SampledBot("easy", tricks_left=5, samples=4, infer=True).name == \
         "sampled-4-last5-infer"
+
+
+def test_a_deal_with_hands_unknown_is_read_as_well() -> None:
+    """At the table the deal does not know the hands (`hands=None`): the
+    replay takes the sampled cards back all the same, and the deal keeps not
+    knowing them."""
+    g = get_game("filko6")
+    explained = surprised = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        dealt = g.deal(rng, 1)
+        assert dealt.trump is not None
+        known = g.new_deal(dealt.trump, dealt.leader, dealt.hands)
+        blind = g.new_deal(dealt.trump, dealt.leader, None)
+        bot = SimpleBot()
+        for _ in range(13):
+            seat = known.turn
+            card = bot.play(known, seat, known.hand_of(seat), rng)
+            known.play(seat, card)
+            blind.play(seat, card)
+        replay = _replay(blind)
+        true = [known.hand_of(s) for s in range(g.players)]
+        explained += replay.surprises(true) == 0
+        surprised += replay.surprises(_shuffled(known, rng)) > 0
+        assert blind.hands is None
+    assert explained == 8
+    assert surprised >= 4
+
+
+def test_the_reading_level_plays_whole_hands_at_a_table_that_does_not_know_the_hands() -> None:
+    for game_id in ("filko6", "filicau"):
+        g = get_game(game_id)
+        rng = random.Random(3)
+        dealt = g.deal(rng, 1)
+        assert dealt.trump is not None
+        known = g.new_deal(dealt.trump, dealt.leader, dealt.hands)
+        blind = g.new_deal(dealt.trump, dealt.leader, None)
+        bot = SampledBot("reading")
+        while not known.finished:
+            seat = known.turn
+            card = bot.play(blind, seat, known.hand_of(seat), rng)
+            known.play(seat, card)  # raises IllegalPlay on an illegal card
+            blind.play(seat, card)
+        assert sum(known.team_points()) == g.total_points
+
+
+def test_the_reading_level_is_a_bot_by_name() -> None:
+    from engine.bots import make_bot
+
+    bot = make_bot("sampled-reading")
+    assert isinstance(bot, SampledBot)
+    assert (bot.name, bot.infer, bot.tricks_left) == ("sampled-reading", True, 5)
