@@ -35,7 +35,7 @@ class Replay:
 
     def __init__(self, deal: Deal, watched: Sequence[int], model: Bot, plays: int) -> None:
         self.original = deal
-        self.deal = copy.deepcopy(deal)
+        self.deal = _copy(deal)
         self.watched = frozenset(watched)
         self.model = model
         #: How many of the last plays are checked (taken back).
@@ -77,8 +77,24 @@ class Replay:
                 d.hands = saved
                 d._changed()
             except EngineError:
-                self.deal = copy.deepcopy(self.original)
+                self.deal = _copy(self.original)
         return count
+
+
+#: A deal's attributes that play never changes (the rules, the pack, the
+#: tables built from them): shared by the copy, not copied (copying them
+#: cost most of the reading's time).
+_FIXED = ("game", "pack", "tables", "_bytes4", "_outcomes", "_follow", "_fast_slot")
+
+
+def _copy(deal: Deal) -> Deal:
+    """A copy of `deal` to take back and replay, sharing what play never changes."""
+    memo: dict[int, object] = {}
+    for name in _FIXED:
+        value = getattr(deal, name, None)
+        if value is not None:
+            memo[id(value)] = value
+    return copy.deepcopy(deal, memo)
 
 
 def fewest_surprises(draw: Callable[[], list[list[Card]] | None], replay: Replay,
