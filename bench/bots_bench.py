@@ -69,8 +69,11 @@ def play_board(game: Game, state: MatchState, dealt: DealtHands, bots: Sequence[
                 teams = teams_of(deal)
                 # The cards shown to fix trumps are known to be in their seats'
                 # hands, as the table's deal (hands unknown) is made knowing them.
-                for s, shown in flow.known_cards().items():
-                    deal.known[s] = deal.pack.mask(shown)
+                # Not in Fildinsky: its turned-up card lies in no hand, and its
+                # flow, knowing the hands, calls every card known.
+                if "turn_up" not in dealt.extra:
+                    for s, cards in flow.known_cards().items():
+                        deal.known[s] = deal.pack.mask(cards)
             seat = deal.turn
             flow.card(seat, bots[teams[seat]].play(deal, seat, deal.hand_of(seat), rng))
             continue

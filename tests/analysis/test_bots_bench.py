@@ -97,3 +97,28 @@ def test_the_reading_level_is_named_in_the_checkpoint(tmp_path):
     saved = json.loads(out.read_text())
     assert saved["settings"]["bot"] == "sampled-reading"
     assert saved["games"]["filcau20"]["matches"] == 2
+
+
+def test_the_bots_deal_knows_no_card_that_was_not_shown():
+    """Fildinsky's flow, knowing the hands, calls every card known: the bots
+    are not told the other hand."""
+    import random
+
+    from engine import get_game
+    from engine.bots import SimpleBot
+
+    class Watching(SimpleBot):
+        known: int = 0
+
+        def play(self, deal, seat, hand, rng):  # type: ignore[no-untyped-def]
+            self.known |= sum(deal.known)
+            return super().play(deal, seat, hand, rng)
+
+    game = get_game("fildinsky")
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_match(rng)
+        dealt = game.deal(rng, state.dealer)
+        bot = Watching()
+        bots_bench.play_board(game, state, dealt, (bot, bot), rng, f"calls-{seed}")
+        assert bot.known == 0
