@@ -95,8 +95,11 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
     (`engine.analysis.inference`)."""
     if deal.finished or not searchable(deal):
         return None
-    if public is None:
-        # The cards the deal knows to be in a seat's hand (shown to fix trumps).
+    if public is None and deal.hands_known:
+        # A deal that knows every hand (a bench) keeps in `known` only cards
+        # shown to everybody: the cards shown to fix trumps. A deal that does
+        # not (the table) knows cards the players do not see, such as a
+        # binder's hand tapped face down: it tells nothing.
         public = {s: deal.pack.cards_of(m) for s, m in enumerate(deal.known) if m}
     game = game_of(deal)
     n = deal.n

@@ -183,3 +183,31 @@ def test_the_reading_level_is_a_bot_by_name() -> None:
     bot = make_bot("sampled-reading")
     assert isinstance(bot, SampledBot)
     assert (bot.name, bot.infer, bot.tricks_left) == ("sampled-reading", True, 5)
+
+
+def test_cards_the_table_knows_but_the_players_do_not_see_stay_hidden_from_the_bot() -> None:
+    """At the table (hands unknown to the deal) `known` holds cards the
+    players may not see (a 20-card Filcău binder's hand, tapped face down):
+    the hint is the same as without them. With every hand known (the bench)
+    `known` holds only cards shown to everybody, and the hint uses them."""
+    g = get_game("filicau")
+    rng = random.Random(11)
+    dealt = g.deal(rng, 1)
+    assert dealt.trump is not None
+    leader = dealt.leader
+    other = (leader + 1) % g.players
+    blind = g.new_deal(dealt.trump, leader, None)
+    told = g.new_deal(dealt.trump, leader, None, known={other: dealt.hands[other]})
+    hand = dealt.hands[leader]
+    plain = hint(blind, leader, hand, random.Random(4), 3)
+    tapped = hint(told, leader, hand, random.Random(4), 3)
+    assert plain is not None and tapped is not None
+    assert tapped.averages == plain.averages
+    # Hands known, `known` cards shown to everybody: the deals place them.
+    open_deal = g.new_deal(dealt.trump, leader, dealt.hands)
+    open_deal.known[other] = open_deal.pack.mask(dealt.hands[other])
+    shown = hint(open_deal, leader, hand, random.Random(4), 3)
+    passed = hint(open_deal, leader, hand, random.Random(4), 3,
+                  public={other: dealt.hands[other]})
+    assert shown is not None and passed is not None
+    assert shown.averages == passed.averages
