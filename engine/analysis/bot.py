@@ -30,11 +30,11 @@ from engine.analysis.solver import SearchLimit
 from engine.bots import Bot, SimpleBot, legal_from
 
 #: Deals solved per card at each strength level.
-LEVELS: dict[str, int] = {"easy": 4, "good": 16, "strong": 48, "reading": 4}
+LEVELS: dict[str, int] = {"easy": 4, "good": 16, "strong": 48, "reading": 4, "careful": 8}
 #: Levels that search only the last few tricks of a hand (`SimpleBot` before).
-LEVEL_TRICKS_LEFT: dict[str, int] = {"reading": 5}
+LEVEL_TRICKS_LEFT: dict[str, int] = {"reading": 5, "careful": 5}
 #: Levels that read the opponents' plays (`engine.analysis.inference`).
-READING: frozenset[str] = frozenset({"reading"})
+READING: frozenset[str] = frozenset({"reading", "careful"})
 #: Averages closer than this (points) count as equal when the bot chooses.
 TIE = 1e-9
 #: Nodes one sampled deal may cost before the bot stops sampling.
