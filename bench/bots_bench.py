@@ -1,7 +1,7 @@
 """The sampled bot against today's best bot (issue 18), duplicate style.
 
 Run with `.venv/bin/python bench/bots_bench.py [--hands N] [--level L]
-[--tricks-left T] [--samples S] [--games ...] [--out FILE]` (openskill from
+[--tricks-left T] [--samples S] [--infer] [--games ...] [--out FILE]` (openskill from
 the test extra rates the bots). Every deal is played twice with the same
 cards, the sampled bot's side sitting once as team 0 and once as team 1
 against `SimpleBot`; a *match* is such a pair of boards (two hands), won by
@@ -67,6 +67,13 @@ def play_board(game: Game, state: MatchState, dealt: DealtHands, bots: Sequence[
         if pending.kind == "play" and deal is not None:
             if teams is None:
                 teams = teams_of(deal)
+                # The cards shown to fix trumps are known to be in their seats'
+                # hands, as the table's deal (hands unknown) is made knowing them.
+                # Not in Fildinsky: its turned-up card lies in no hand, and its
+                # flow, knowing the hands, calls every card known.
+                if "turn_up" not in dealt.extra:
+                    for s, cards in flow.known_cards().items():
+                        deal.known[s] = deal.pack.mask(cards)
             seat = deal.turn
             flow.card(seat, bots[teams[seat]].play(deal, seat, deal.hand_of(seat), rng))
             continue
@@ -205,6 +212,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Tally]:
     ap.add_argument("--tricks-left", type=int, default=None,
                     help="search only in the last T tricks (SimpleBot before)")
     ap.add_argument("--samples", type=int, default=None, help="deals per card (default: level)")
+    ap.add_argument("--infer", action="store_true",
+                    help="keep sampled deals the opponents' plays explain (inference)")
     ap.add_argument("--games", nargs="*", default=list(GAMES))
     ap.add_argument("--seed", type=int, default=18)
     ap.add_argument("--out", default=None, help="checkpoint file (JSON); resumes from it")
@@ -219,7 +228,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Tally]:
         model = PlackettLuce()
     except ImportError:
         print("openskill is not installed (test extra): no ratings")
-    sampled = SampledBot(args.level, tricks_left=args.tricks_left, samples=args.samples)
+    sampled = SampledBot(args.level, tricks_left=args.tricks_left, samples=args.samples,
+                         infer=True if args.infer else None)
     settings = {"level": args.level, "tricks_left": args.tricks_left,
                 "samples": sampled.samples, "seed": args.seed, "bot": sampled.name}
     state: dict[str, Any] = {"settings": settings, "machine": _machine(), "games": {}}
@@ -240,7 +250,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Tally]:
             os.replace(tmp, args.out)
 
     print(f"bot {sampled.name}: {sampled.samples} deals a card"
-          + (f", searching the last {args.tricks_left} tricks" if args.tricks_left else "")
+          + (f", searching the last {sampled.tricks_left} tricks" if sampled.tricks_left else "")
+          + (", reading the opponents' plays" if sampled.infer else "")
           + f"; seed {args.seed}")
     print(f"| game | matches | hands | {sampled.name} wins | ties | win rate | 95% CI | "
           "points for : against | CPU s/match |")

@@ -7,9 +7,13 @@ card visible; the card with the most points on average is played (or hinted).
 Of cards the deals value alike the bot plays `SimpleBot`'s card if it is one
 of them, else the cheapest (`SampledBot.among_best`).
 
-Strength is the number of deals per card (`LEVELS`). Where the solver does
-not search the hand (the stock phase of Fildinsky, the fris trick of 20-card
-Filcău), the bot falls back on `engine.bots.SimpleBot`.
+Strength is the number of deals per card (`LEVELS`). The level `reading`
+also reads the opponents' plays: each deal solved is the one of a few drawn
+whose opponents' plays `SimpleBot`'s rule of thumb explains best
+(`engine.analysis.inference`), and it searches only the last 5 tricks
+(`LEVEL_TRICKS_LEFT`). Where the solver does not search the hand (the stock
+phase of Fildinsky, the fris trick of 20-card Filcău), the bot falls back on
+`engine.bots.SimpleBot`.
 """
 
 from __future__ import annotations
@@ -19,13 +23,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine import Card, Deal
+from engine.analysis.inference import Replay, fewest_surprises
 from engine.analysis.position import Position, SolverCache, analyse, game_of, no_trump_lead_of
 from engine.analysis.review import Knowledge, exclusions, sample_hands
 from engine.analysis.solver import SearchLimit
-from engine.bots import SimpleBot, legal_from
+from engine.bots import Bot, SimpleBot, legal_from
 
 #: Deals solved per card at each strength level.
-LEVELS: dict[str, int] = {"easy": 4, "good": 16, "strong": 48}
+LEVELS: dict[str, int] = {"easy": 4, "good": 16, "strong": 48, "reading": 4, "careful": 8}
+#: Levels that search only the last few tricks of a hand (`SimpleBot` before).
+LEVEL_TRICKS_LEFT: dict[str, int] = {"reading": 5, "careful": 5}
+#: Levels that read the opponents' plays (`engine.analysis.inference`).
+READING: frozenset[str] = frozenset({"reading", "careful"})
 #: Averages closer than this (points) count as equal when the bot chooses.
 TIE = 1e-9
 #: Nodes one sampled deal may cost before the bot stops sampling.
@@ -75,15 +84,23 @@ def searchable(deal: Deal) -> bool:
 
 def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, samples: int,
          public: Mapping[int, Sequence[Card]] | None = None,
-         budget: int | None = None) -> Hint | None:
+         budget: int | None = None, model: Bot | None = None) -> Hint | None:
     """The sampled analysis's card for `seat` (to play) holding `hand`, or
     None where the solver does not search the hand. With a `budget`, the
     deals solved share that many search nodes (the work, counted without a
     clock: ≈ 2.5 µs a node on one core of the development machine): sampling
     stops at the deal that would overrun it, and None comes back if not even
-    the first deal fits."""
+    the first deal fits. With a `model` (a bot), each deal solved is the one
+    of a few drawn whose opponents' plays the model explains best
+    (`engine.analysis.inference`)."""
     if deal.finished or not searchable(deal):
         return None
+    if public is None and deal.hands_known:
+        # A deal that knows every hand (a bench) keeps in `known` only cards
+        # shown to everybody: the cards shown to fix trumps. A deal that does
+        # not (the table) knows cards the players do not see, such as a
+        # binder's hand tapped face down: it tells nothing.
+        public = {s: deal.pack.cards_of(m) for s, m in enumerate(deal.known) if m}
     game = game_of(deal)
     n = deal.n
     plays = _plays(deal)
@@ -116,6 +133,14 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
     k = Knowledge(seat, len(plays), tuple(hand), tuple(known), excluded, tuple(counts),
                   tuple(unseen))
     teams = _teams(deal, seat)
+
+    def draw() -> list[list[Card]] | None:
+        return sample_hands(k, rng)
+
+    replay = None
+    if model is not None and len(plays) > first:
+        watched = [s for s in range(n) if teams[s] != teams[seat]]
+        replay = Replay(deal, watched, model, len(plays) - first)
     won = [0, 0]
     for s, p in enumerate(deal.points):
         won[teams[s]] += p
@@ -123,7 +148,7 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
     solved = 0
     left = budget if budget is not None else -1
     for _ in range(samples):
-        hands = sample_hands(k, rng)
+        hands = draw() if replay is None else fewest_surprises(draw, replay)
         if hands is None:
             break
         pos = Position(game, deal.trump, tuple(tuple(h) for h in hands),
@@ -155,10 +180,11 @@ class SampledBot:
     With `tricks_left`, the bot searches only once at most that many tricks
     are left in the hand and plays as `SimpleBot` before (a cheap level for
     long measurements: bench/bots_bench.py); `samples` overrides the level's
-    number of deals."""
+    number of deals; `infer` whether the deals are read against the
+    opponents' plays (default: the level's, `READING`)."""
 
     def __init__(self, level: str = "good", tricks_left: int | None = None,
-                 samples: int | None = None) -> None:
+                 samples: int | None = None, infer: bool | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"no level {level!r}; there are: {', '.join(LEVELS)}")
         if tricks_left is not None and tricks_left < 1:
@@ -167,12 +193,20 @@ class SampledBot:
             raise ValueError("samples must be at least 1")
         self.level = level
         self.samples = samples or LEVELS[level]
+        if tricks_left is None:
+            tricks_left = LEVEL_TRICKS_LEFT.get(level)
         self.tricks_left = tricks_left
-        self.name = f"sampled-{level}"
+        self.infer = level in READING if infer is None else infer
+        # The name says what differs from the level (from a plain search of
+        # the whole hand when `samples` is given).
+        self.name, plain = f"sampled-{level}", samples is None
         if samples is not None:
             self.name = f"sampled-{self.samples}"
-        if tricks_left is not None:
+        if tricks_left is not None and tricks_left != (
+                LEVEL_TRICKS_LEFT.get(level) if plain else None):
             self.name += f"-last{tricks_left}"
+        if self.infer != (level in READING and plain):
+            self.name += "-infer" if self.infer else "-noinfer"
         self._fallback = SimpleBot()
 
     def play(self, deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random) -> Card:
@@ -181,7 +215,8 @@ class SampledBot:
             return legal[0]
         if self.tricks_left is not None and len(hand) > self.tricks_left:
             return self._fallback.play(deal, seat, hand, rng)
-        found = hint(deal, seat, hand, rng, self.samples)
+        found = hint(deal, seat, hand, rng, self.samples,
+                     model=self._fallback if self.infer else None)
         if found is None or found.card not in legal:
             return self._fallback.play(deal, seat, hand, rng)
         return self.among_best(deal, seat, hand, rng, found, legal)

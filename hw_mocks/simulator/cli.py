@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the seat you play, counted from 1 (default 1); the others are bots")
     p.add_argument("--bot", default="simple",
                    help="how the bots play: simple (the default), random, or the sampled "
-                        "bot's levels easy, good, strong (see docs/simulator.md)")
+                        "bot's levels easy, good, strong, reading, careful (see docs/simulator.md)")
     p.add_argument("--seed", type=int, default=None,
                    help="shuffle seed: the same seed deals the same cards (default: a new "
                         "random deal each run, its seed shown on the screen)")

@@ -46,8 +46,14 @@ def test_the_hint_weighs_every_legal_card_over_the_deals_asked_for() -> None:
 
 
 def test_levels_are_named_and_an_unknown_level_is_refused() -> None:
-    assert list(LEVELS) == ["easy", "good", "strong"]
+    assert list(LEVELS) == ["easy", "good", "strong", "reading", "careful"]
     assert LEVELS["easy"] < LEVELS["good"] < LEVELS["strong"]
+    reading = SampledBot("reading")
+    assert (reading.name, reading.samples, reading.tricks_left, reading.infer) == \
+        ("sampled-reading", 4, 5, True)
+    careful = SampledBot("careful")
+    assert (careful.samples, careful.tricks_left, careful.infer) == (8, 5, True)
+    assert not SampledBot("easy").infer and SampledBot("easy").tricks_left is None
     with pytest.raises(ValueError, match="no level"):
         SampledBot("grandmaster")
 

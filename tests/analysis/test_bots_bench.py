@@ -61,3 +61,64 @@ def test_every_game_is_played_through_its_flow(tmp_path):
     assert tallies["sueca"].points_for + tallies["sueca"].points_against == 2 * 2 * 120
     assert tallies["fildinsky"].points_for + tallies["fildinsky"].points_against > 0
 
+
+
+def test_the_bots_deal_knows_the_cards_shown_to_fix_trumps():
+    """Six-player Filkó's cut shows the trump-fixing card (and any Overs
+    under it); they are dealt to known seats, and the deal the bots play in
+    says so, as the table's deal does (hands unknown, `known` cards)."""
+    import random
+
+    from engine import get_game
+    from engine.bots import SimpleBot
+
+    class Watching(SimpleBot):
+        def play(self, deal, seat, hand, rng):  # type: ignore[no-untyped-def]
+            self.known = {s: deal.pack.cards_of(m) for s, m in enumerate(deal.known) if m}
+            self.hands = [deal.hand_of(s) for s in range(deal.n)]
+            return super().play(deal, seat, hand, rng)
+
+    game = get_game("filko6")
+    rng = random.Random(5)
+    state = game.new_match(rng)
+    dealt = game.deal(rng, state.dealer)
+    bot = Watching()
+    bots_bench.play_board(game, state, dealt, (bot, bot), rng, "calls")
+    assert dealt.shown
+    # The shown cards, each in the hand of the seat the deal says holds it.
+    assert sorted(c for cs in bot.known.values() for c in cs) == sorted(dealt.shown)
+    for seat, cards in bot.known.items():
+        assert all(c in dealt.hands[seat] for c in cards)
+
+
+def test_the_reading_level_is_named_in_the_checkpoint(tmp_path):
+    out = tmp_path / "r.json"
+    bots_bench.main(["--quick", "--games", "filcau20", "--level", "reading", "--out", str(out)])
+    saved = json.loads(out.read_text())
+    assert saved["settings"]["bot"] == "sampled-reading"
+    assert saved["games"]["filcau20"]["matches"] == 2
+
+
+def test_the_bots_deal_knows_no_card_that_was_not_shown():
+    """Fildinsky's flow, knowing the hands, calls every card known: the bots
+    are not told the other hand."""
+    import random
+
+    from engine import get_game
+    from engine.bots import SimpleBot
+
+    class Watching(SimpleBot):
+        known: int = 0
+
+        def play(self, deal, seat, hand, rng):  # type: ignore[no-untyped-def]
+            self.known |= sum(deal.known)
+            return super().play(deal, seat, hand, rng)
+
+    game = get_game("fildinsky")
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_match(rng)
+        dealt = game.deal(rng, state.dealer)
+        bot = Watching()
+        bots_bench.play_board(game, state, dealt, (bot, bot), rng, f"calls-{seed}")
+        assert bot.known == 0
