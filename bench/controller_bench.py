@@ -7,7 +7,8 @@ Measures, on this machine:
 * event -> frame: from a card event entering the controller's queue (posted
   by the fake readers, as a driver would) to the frame handed to the display,
   with the controller running on its own thread, the journal on disk (WAL,
-  synchronous FULL) and every accepted play journaled before it is shown;
+  synchronous FULL) and every accepted play journaled (a card's entry is
+  written before it is shown and synced to disk just after: docs/controller.md);
   p50 and p99 over every play of many Filicău hands (hands scanned first);
 * refused card -> frame: one play in four is first tried with a card the
   table must refuse (not following suit, or out of turn: bench/refusals.py),

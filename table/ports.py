@@ -148,9 +148,12 @@ class JournalEntry:
 class Store(Protocol):
     """Durable storage of accepted events (`table.journal.Journal` on SQLite).
 
-    `append` returns only once the entry is safe on disk: the controller
-    appends every accepted event before its effect is shown, and replays the
-    entries on start."""
+    `append` returns only once the entry is safe on disk, with one exception:
+    for a card, `table.journal.Journal` writes the entry without waiting for
+    the disk, the verdict is shown, and the entry is synced before the next
+    event is handled (the card lies on its reader and is read again after a
+    power cut: docs/controller.md). The controller replays the entries on
+    start."""
 
     def append(self, kind: str, data: Mapping[str, Any]) -> int: ...
 
