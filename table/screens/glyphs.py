@@ -181,10 +181,14 @@ class Glyphs:
                 u = next(iter(self.pending))
             except (StopIteration, RuntimeError):   # emptied or changed meanwhile
                 break
-            self.pending.pop(u, None)
-            if u not in self._glyph:
-                self.glyph(u)
-                n -= 1
+            try:
+                if u not in self._glyph:
+                    self.glyph(u)
+                    n -= 1
+            finally:
+                # taken off only once learned: whoever sees `pending` empty
+                # (a test, another thread) finds every glyph that waited learned
+                self.pending.pop(u, None)
         while self.pending_pairs and n > 0:
             for _ in range(PAIRS_PER_PIECE):
                 try:
