@@ -91,12 +91,17 @@ print("PROBE " + json.dumps({"status": status, **seen}))
 """
 
 
-def first_frame(kind: str, *args: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", PROBE, str(ROOT), kind, "run", *args],
+def run_probe(probe: str, kind: str, *args: str) -> dict:
+    """`cardtable run ARGS` in a new interpreter under `probe`; what it saw."""
+    out = subprocess.run([sys.executable, "-c", probe, str(ROOT), kind, "run", *args],
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     line = [ln for ln in out.stdout.splitlines() if ln.startswith("PROBE ")]
     assert line, out.stdout + out.stderr
     return json.loads(line[-1][len("PROBE "):])
+
+
+def first_frame(kind: str, *args: str) -> dict:
+    return run_probe(PROBE, kind, *args)
 
 
 def over_budget(modules: list[str], allowed: set[str], libraries: tuple[str, ...] = ()
@@ -283,11 +288,7 @@ print("PROBE " + json.dumps({"status": status, **seen}))
 
 
 def at_ready(kind: str, *args: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", READY_PROBE, str(ROOT), kind, "run", *args],
-                         capture_output=True, text=True, timeout=120, cwd=ROOT)
-    line = [ln for ln in out.stdout.splitlines() if ln.startswith("PROBE ")]
-    assert line, out.stdout + out.stderr
-    return json.loads(line[-1][len("PROBE "):])
+    return run_probe(READY_PROBE, kind, *args)
 
 
 def needless(modules: list[str], game: str) -> list[str]:
