@@ -1,8 +1,8 @@
 """The hint key: the card the sampled analysis prefers for the person's seat.
 
 `engine.analysis.bot.hint` weighs sampled deals within the table's own
-budget of search nodes (`table.controller.hint.BUDGET`, at most ≈ 1 CPU
-second on one core of the development machine, measured by
+budget of search nodes (`table.controller.hint.BUDGET`, at most ≈ 0.6 CPU
+seconds on one core of the development machine, measured by
 bench/hint_bench.py) and deal cap, so the simulator hints what a table in
 practice mode would, and the same position with the same random draws gets
 the same hint. The window runs this in a worker thread, so the table stays
