@@ -20,8 +20,8 @@ share that core, so the budgeted runs get fewer deals than on free cores).
 The baselines, random Filicău deals dealt and played out per wall-clock
 second and per CPU second on one core, measured before and after, say how
 loaded the machine was (an idle core here: `IDLE_BASELINE`, the same
-measure). The CPU seconds are the figure (the baseline's CPU rate is the
-same idle and under load); the idle estimate divides the CPU seconds a hand
+measure). The CPU seconds are the figure (the baseline's CPU rate is about
+the same idle and under load, within ≈ 10%); the idle estimate divides the CPU seconds a hand
 by the workers only: what the hand would take on idle cores if the work
 spread evenly (roughly: the last plays of the queue leave a core idle).
 """

@@ -10,8 +10,9 @@ other work inflates less than the clock on the wall. The baseline, in the
 same run and also in CPU time: random Filicău deals dealt and played out a
 second (`baseline`), compared with the same measure on an idle core here
 (`IDLE_BASELINE`). The CPU time is the figure: measured idle and under a
-load of 10–12 on 2 cores, the baseline ran at the same rate, so no factor
-is applied; a ratio far from 1 says the run was disturbed.
+load of 10–12 on 2 cores, the baseline ran at about the same rate (within
+≈ 5%; ≈ 10% with other work pinned to the same core), so no factor is
+applied; a ratio far from 1 says the run was disturbed.
 """
 
 from __future__ import annotations

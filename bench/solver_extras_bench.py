@@ -20,8 +20,8 @@ core. CPU time of this process (`time.process_time`).
   the values of every legal card at the first lead of the end game, and a
   whole end game's double-dummy review (16 positions, one table).
 
-The CPU time is the figure (the baseline runs at the same rate per CPU
-second idle and under load); the run's baseline is compared with an idle
+The CPU time is the figure (the baseline runs at about the same rate per
+CPU second idle and under load, within ≈ 10%); the run's baseline is compared with an idle
 core's (`solver_bench.IDLE_BASELINE`, the same measure) as a check.
 """
 
