@@ -14,13 +14,16 @@ each before (every legal card of every deal valued, as the review did
 first: `review_hand(..., full=True)`) and now (each deal asked only the
 played card's loss, the workers' solvers kept warm), in one process.
 
-Not pinned to one core: the review spreads over the cores. The baselines,
-random Filicău playouts per wall-clock second and per CPU second on one
-core, measured before and after, say how loaded the machine was (an idle
-core here: 13,384 a second, README). The idle estimate divides the CPU
-seconds a hand by the CPU factor and by the workers: what the hand would
-take on idle cores if the work spread evenly (roughly: the last plays of
-the queue leave a core idle).
+Not pinned by itself: the review spreads over the cores (pin it with
+`taskset -c N` to measure CPU time beside other work: the workers then
+share that core, so the budgeted runs get fewer deals than on free cores).
+The baselines, random Filicău deals dealt and played out per wall-clock
+second and per CPU second on one core, measured before and after, say how
+loaded the machine was (an idle core here: `IDLE_BASELINE`, the same
+measure). The CPU seconds are the figure (the baseline's CPU rate is about
+the same idle and under load, within ≈ 10%); the idle estimate divides the CPU seconds a hand
+by the workers only: what the hand would take on idle cores if the work
+spread evenly (roughly: the last plays of the queue leave a core idle).
 """
 
 from __future__ import annotations
@@ -41,8 +44,10 @@ from engine.analysis.review import HandRecord, record_of
 from engine.bots import SimpleBot
 from table.commands.review import DEFAULT_BUDGET, review_hand
 
-#: Random Filicău playouts a second on an idle core here (README, engine table).
-IDLE_BASELINE = 13_384
+#: Random Filicău deals dealt and played out a CPU second on an idle core
+#: here: `bench/solver_bench.py`'s `IDLE_BASELINE` (2026-11-25, the mean of
+#: two idle runs), the same measure as `_playouts_per_second`.
+IDLE_BASELINE = 6_850
 
 
 def hands(n: int, seed: int) -> list[HandRecord]:
@@ -131,14 +136,13 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     records = hands(args.hands, args.seed)
     b0, c0 = wall_baseline(), cpu_baseline()
-    scale = IDLE_BASELINE / c0
     load0 = os.getloadavg()[0]
     print(f"{args.hands} Filicău hands, {args.jobs} worker(s); baseline before: "
           f"{b0:,.0f} playouts per wall second ({IDLE_BASELINE / b0:.1f} times slower "
-          f"than an idle core), {c0:,.0f} per CPU second ({scale:.1f} times), "
-          f"load average {load0:.1f}")
+          f"than an idle core's {IDLE_BASELINE:,}), {c0:,.0f} per CPU second "
+          f"({IDLE_BASELINE / c0:.2f} times), load average {load0:.1f}")
     print("| run | wall s a hand (each) | median | CPU s a hand | idle estimate: CPU s a "
-          f"hand / {scale:.1f} / {args.jobs} workers | deals a card: median (min–max) | "
+          f"hand / {args.jobs} workers | deals a card: median (min–max) | "
           "first two tricks |")
     print("|---|---|---|---|---|---|---|")
     runs = []
@@ -152,13 +156,13 @@ def main(argv: list[str] | None = None) -> None:
         walls, d = res["walls"], res["deals"]
         print(f"| {name} | {', '.join(f'{w:.1f}' for w in walls)} | "
               f"{statistics.median(walls):.1f} | {res['cpu'] / len(records):.1f} | "
-              f"≈ {res['cpu'] / len(records) / scale / args.jobs:.1f} s | "
+              f"≈ {res['cpu'] / len(records) / args.jobs:.1f} s | "
               f"{statistics.median(d):.0f} ({min(d)}–{max(d)}) | "
               f"{statistics.median(res['first']):.0f} |", flush=True)
     b1, c1 = wall_baseline(), cpu_baseline()
     print(f"baseline after: {b1:,.0f} playouts per wall second "
           f"({IDLE_BASELINE / b1:.1f} times slower), {c1:,.0f} per CPU second "
-          f"({IDLE_BASELINE / c1:.1f} times), load average {os.getloadavg()[0]:.1f}")
+          f"({IDLE_BASELINE / c1:.2f} times), load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -436,7 +436,8 @@ class TableScreen(Screen[None]):
             return   # the hand moved on meanwhile
         self.advice = found
         self.hint_note = "" if found is not None else \
-            "No hint here: the analysis does not search this part of the hand."
+            "No hint here: the analysis does not search this part of the hand, " \
+            "or not one deal fits in the hint's budget yet."
         self.refresh_table()
 
     def action_rules(self) -> None:

@@ -1,9 +1,12 @@
 """The hint key: the card the sampled analysis prefers for the person's seat.
 
-`engine.analysis.bot.hint` weighs a number of sampled deals; here it is
-asked for a few at a time until a time budget is spent (the engine has no
-clock), and the answers are pooled. The window runs this in a worker thread,
-so the table stays live while the analysis thinks.
+`engine.analysis.bot.hint` weighs sampled deals within the table's own
+budget of search nodes (`table.controller.hint.BUDGET`, at most ≈ 0.6 CPU
+seconds on one core of the development machine, measured by
+bench/hint_bench.py) and deal cap, so the simulator hints what a table in
+practice mode would, and the same position with the same random draws gets
+the same hint. The window runs this in a worker thread, so the table stays
+live while the analysis thinks.
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ from dataclasses import dataclass
 from engine.analysis.bot import hint
 from engine.cards import Card
 from engine.deal import Deal
+from table.controller.hint import BUDGET, SAMPLES
 
-#: Seconds a hint may think, and the most deals it weighs.
-BUDGET_S = 1.0
-MOST_SAMPLES = 200
-_BATCH = 2
+#: Search nodes a hint may use (all its deals together), and the most deals it weighs.
+BUDGET_NODES = BUDGET
+MOST_SAMPLES = SAMPLES
 
 
 @dataclass(frozen=True)
@@ -37,26 +40,15 @@ class Advice:
 
 
 def advise(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random,
-           public: Mapping[int, Sequence[Card]] | None = None, budget_s: float = BUDGET_S,
+           public: Mapping[int, Sequence[Card]] | None = None, budget: int = BUDGET_NODES,
            most: int = MOST_SAMPLES, clock: Callable[[], float] = time.monotonic
            ) -> Advice | None:
-    """Pool `hint` answers until `budget_s` is spent (at least one batch) or
-    `most` deals are weighed. None where the analysis does not search the
-    hand (see `engine.analysis.bot.searchable`)."""
+    """The hint from at most `most` deals sharing `budget` search nodes
+    (`clock` only times it). None where the analysis does not search the
+    hand (see `engine.analysis.bot.searchable`) or not even one deal fits in
+    the budget (early in a long hand: Sueca, Filkó with Hats)."""
     start = clock()
-    sums: dict[Card, float] = {}
-    weighed = 0
-    while weighed < most:
-        found = hint(deal, seat, hand, rng, min(_BATCH, most - weighed), public)
-        if found is None:
-            break
-        for c, v in found.averages.items():
-            sums[c] = sums.get(c, 0.0) + v * found.samples
-        weighed += found.samples
-        if clock() - start >= budget_s:
-            break
-    if not weighed:
+    found = hint(deal, seat, hand, rng, most, public, budget=budget)
+    if found is None:
         return None
-    averages = {c: v / weighed for c, v in sums.items()}
-    best = max(averages, key=lambda c: (averages[c], c.code))
-    return Advice(best, averages[best], averages, weighed, clock() - start)
+    return Advice(found.card, found.average, found.averages, found.samples, clock() - start)

@@ -2,8 +2,9 @@
 to play (`engine.analysis.bot.hint`), shown on the match screen (MENU) when
 the table's `practice_hint` option is on.
 
-The work is bounded by search nodes, not by a clock (`BUDGET`: at most
-≈ 1 s on one core of the development machine, ≈ 3 s on a Pi 4). The hint needs the
+The work is bounded by search nodes, not by a clock (`BUDGET`: measured by
+bench/hint_bench.py, at most ≈ 0.6 CPU s on one core of the development
+machine in every game, so ≈ 3 s on a Pi 4, 4–5 times slower). The hint needs the
 seat's own cards, so only a table that knows the hands (scanned or read
 while dealing) gives one. It is worked out once per position and kept: the
 screen may be drawn again without more work. The random draws are seeded by
@@ -19,10 +20,15 @@ from engine.cards import Card
 from engine.errors import EngineError
 from table.controller.session import Hand
 
-#: Search nodes one hint may use (all its sampled deals together).
-BUDGET = 150_000
-#: The most deals one hint solves.
-SAMPLES = 200
+#: Search nodes one hint may use (all its sampled deals together). The
+#: dearest case, Fildinsky's end game at its first lead (its nodes cost
+#: most), took at most 0.61 CPU s here (bench/hint_bench.py, 30 hands,
+#: 2026-11-25), ≈ 2.6–3 s on a Pi 4; 150,000 nodes took up to 3 s here,
+#: 30,000 up to 0.73 s.
+BUDGET = 25_000
+#: The most deals one hint solves (late in a hand the cap, not the budget,
+#: bounds the work; it was 200).
+SAMPLES = 150
 
 
 @dataclass(frozen=True)
