@@ -702,7 +702,7 @@ def _lead_rule(rule: tuple[int, int] | None, rules: SolverRules, seat: int, hand
     return plain or legal
 
 
-#: Per-card bits of a renumbered key, by key layout (`_key_tables`).
+#: The tables of the renumbered key (`_key_tables`).
 _KeyTables = tuple[tuple[tuple[int, list[int]], ...], list[int], list[int]]
 #: Per renumbered rules (by identity) and number of seats: the key's tables,
 #: shared by every solver of those rules.
