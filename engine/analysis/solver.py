@@ -302,7 +302,6 @@ class _Search:
         points = rules.points
         above = rules.above
         guards = rules.guards
-        pmasks = rules.point_masks
         tie = _ties(rules)
         # Cards of one run are interchangeable when they score the same; in a
         # double pack only identical cards are (a twin held elsewhere ties
@@ -314,7 +313,6 @@ class _Search:
         if nbits > _MOVE_BITS:
             raise ValueError(f"{nbits} card bits: the solver handles at most {_MOVE_BITS}")
         keytab = rules.keytab
-        pext8 = _pext8()
         # A lead restriction (20-card Filcău's rule 8): this seat, leading
         # with this many cards, may not lead a trump while it holds another.
         ntl_seat, ntl_cards = no_trump_lead if no_trump_lead is not None else (-1, -1)
@@ -323,42 +321,20 @@ class _Search:
         # The follower's legal cards by led suit, for the families that
         # decide by the led suit alone (the game's own table).
         follow = follow_table(family, tables) if family in BY_LED_SUIT else None
-        chunk_cache = _chunk_cache(rules)
         hands = self.hands
         me = self
 
-        pmasks_guards = (*pmasks, guards)
-
-        def chunks_of(u: int) -> tuple[tuple[tuple[int, int, int], ...], int, int]:
-            """The 8-bit chunks of `u` (shift, chunk << 8, bits of `u` below
-            it), the signature of the cards still out (their points, ties and
-            suits, renumbered) and the number of bits a renumbered hand takes."""
-            chunks = []
-            pos = 0
-            shift = 0
-            while u >> shift:
-                c = (u >> shift) & 255
-                if c:
-                    chunks.append((shift, c << 8, pos))
-                    pos += c.bit_count()
-                shift += 8
-            width = pos
-            sig = 0
-            for pm in ((*pmasks, tie & (u << 1), guards) if tie else pmasks_guards):
-                pm &= u
-                part = 0
-                for sh, cs, p in chunks:
-                    part |= pext8[cs | ((pm >> sh) & 255)] << p
-                sig = (sig << width) | part
-            return tuple(chunks), sig, width
-
-        # The renumbered key of a raw position (the hands as they are, the
-        # leader), remembered: the searches for each `need` revisit them.
+        # The renumbered key (see `_key_tables`): per 8-bit chunk of the cards
+        # still out, one lookup gives their classes, one per hand their seat.
+        chunk_tabs, spread, wcount = _key_tables(rules, n)
+        seats = tuple(enumerate(range(1, n)))
         memo: dict[int, int] = {}
         ends: dict[int, tuple[int, int]] = {}
         last_hand = n - 1
 
         def key() -> int:
+            # The renumbered key of a raw position (the hands as they are, the
+            # leader), remembered: the searches for each `need` revisit them.
             raw = me.leader
             for h in hands:
                 raw = (raw << nbits) | h
@@ -368,19 +344,19 @@ class _Search:
             u = guards
             for h in hands:
                 u |= h
-            found = chunk_cache.get(u)
-            if found is None:
-                if len(chunk_cache) > 200_000:
-                    chunk_cache.clear()
-                found = chunk_cache[u] = chunks_of(u)
-            chunks, k, width = found
-            for i in range(last_hand):
-                h = hands[i]
-                part = 0
-                for sh, cs, p in chunks:
-                    part |= pext8[cs | ((h >> sh) & 255)] << p
-                k = (k << width) | part
-            k = (k << 8 | width) << 4 | me.leader
+            u2 = u << 1
+            k = 0
+            pos = 0
+            for sh, classes in chunk_tabs:
+                c = (u >> sh) & 255
+                if c:
+                    cs = c << 8
+                    block = classes[(u2 >> sh) & 511]
+                    for i, code in seats:
+                        block += spread[cs | ((hands[i] >> sh) & 255)] * code
+                    k |= block << pos
+                    pos += wcount[c]
+            k = k << 4 | me.leader
             if len(memo) > 500_000:
                 memo.clear()
             memo[raw] = k
@@ -726,21 +702,71 @@ def _lead_rule(rule: tuple[int, int] | None, rules: SolverRules, seat: int, hand
     return plain or legal
 
 
-_Chunks = dict[int, tuple[tuple[tuple[int, int, int], ...], int, int]]
-#: Per renumbered rules (by identity): the chunks and signature of each set
-#: of cards still out (`_Search.key`), shared by every solver of those rules.
-_CHUNKS: dict[int, tuple[SolverRules, _Chunks]] = {}
+#: The tables of the renumbered key (`_key_tables`).
+_KeyTables = tuple[tuple[tuple[int, list[int]], ...], list[int], list[int]]
+#: Per renumbered rules (by identity) and number of seats: the key's tables,
+#: shared by every solver of those rules.
+_KEYS: dict[tuple[int, int], tuple[SolverRules, _KeyTables]] = {}
+#: `spread` tables by card width (`_key_tables`).
+_SPREAD: dict[int, list[int]] = {}
 
 
-def _chunk_cache(rules: SolverRules) -> _Chunks:
-    found = _CHUNKS.get(id(rules))
+def _key_tables(rules: SolverRules, n: int) -> _KeyTables:
+    """The tables of the renumbered transposition key for `n` seats.
+
+    The key lists the cards still out (the guard bits always among them),
+    lowest bit first, `w` bits a card: its seat's code (seat i < n - 1 is
+    i + 1, the last seat 0), its class (its points' rank among the point
+    values, or "guard") and, in a double pack, whether the card below it
+    (its identical twin) is out too. Which cards were played only shifts
+    the later cards down, so positions that differ only in played cards
+    share a key. Returned: per 8-bit chunk of the bits, (its shift, the sum
+    of its cards' class codes by `(u << 1 >> shift) & 511`, u the cards
+    out); `spread[(c << 8) | h]`: the bits of `h` picked out by chunk `c`,
+    packed low, one every `w` bits; `wcount[c]`: `w` times the cards of `c`.
+    """
+    found = _KEYS.get((id(rules), n))
     if found is not None and found[0] is rules:
         return found[1]
-    if len(_CHUNKS) > 64:
-        _CHUNKS.clear()
-    cache: _Chunks = {}
-    _CHUNKS[id(rules)] = (rules, cache)
-    return cache
+    ties = _ties(rules)
+    points = rules.points
+    values = sorted({p for p in points if p})
+    guard_class = len(values) + 1
+    seat_bits = (n - 1).bit_length()
+    tie_bits = 1 if ties else 0
+    class_bits = guard_class.bit_length()
+    w = seat_bits + class_bits + tie_bits
+    nbits = len(points)
+    cls = [guard_class if rules.guards >> b & 1 else values.index(points[b]) + 1 if points[b]
+           else 0 for b in range(nbits)]
+    chunks = []
+    for sh in range(0, nbits, 8):
+        table = [0] * 512
+        for x in range(512):
+            c = x >> 1
+            code = 0
+            j = 0
+            for i in range(8):
+                b = sh + i
+                if c >> i & 1 and b < nbits:
+                    below = x >> i & 1  # bit b - 1 out
+                    tie = 1 if ties >> b & 1 and below else 0
+                    code |= ((cls[b] << tie_bits | tie) << seat_bits) << (w * j)
+                    j += 1
+            table[x] = code
+        chunks.append((sh, table))
+    spread = _SPREAD.get(w)
+    if spread is None:
+        one = [0] * 256
+        for v in range(256):
+            one[v] = sum(1 << (w * i) for i in range(8) if v >> i & 1)
+        spread = _SPREAD[w] = [one[v] for v in _pext8()]
+    wcount = [w * c.bit_count() for c in range(256)]
+    tables: _KeyTables = (tuple(chunks), spread, wcount)
+    if len(_KEYS) > 64:
+        _KEYS.clear()
+    _KEYS[(id(rules), n)] = (rules, tables)
+    return tables
 
 
 def _ties(rules: SolverRules) -> int:
