@@ -111,7 +111,10 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
         family = game.legal_family_for(stock_empty=True)
         first = n * 24  # the plays while the stock lasted teach nothing
     first_leader = deal.tricks[0].leader if deal.tricks else deal.leader
-    excluded = exclusions(game, deal.trump, family, first_leader, plays, frozenset(), first)
+    # The fris trick (20-card Filcău) has rules of its own: a card not of
+    # the suit led there shows no void (as in the review, `own_rules`).
+    own = frozenset(range(n)) if getattr(deal, "fris", None) is not None else frozenset()
+    excluded = exclusions(game, deal.trump, family, first_leader, plays, own, first)
     # The cards out of the hands: the deal's own record (in Fildinsky a
     # Seven played may come back from under the stock, exchanged).
     played = deal.pack.cards_of(deal.played)
