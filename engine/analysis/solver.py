@@ -326,6 +326,10 @@ class _Search:
         chunk_cache = _chunk_cache(rules)
         hands = self.hands
         me = self
+        next_seat = tuple((s + 1) % n for s in range(n))
+        beats = _beats(rules)
+        # The ordered moves of a node, by what decides them (`play`).
+        orders: dict[int, tuple[int, ...]] = {}
 
         pmasks_guards = (*pmasks, guards)
 
@@ -480,68 +484,45 @@ class _Search:
             hand = hands[seat]
             if bseat < 0:
                 legal = hand
+                if seat == ntl_seat and hand.bit_count() == ntl_cards and legal & plain:
+                    legal &= plain
             elif follow is not None:
                 first, second = follow[led]
                 legal = hand & first or hand & second or hand
             else:
                 legal = legal_mask(family, tables, hand, trick, undertrump)
-            if seat == ntl_seat and bseat < 0 and hand.bit_count() == ntl_cards \
-                    and legal & plain:
-                legal &= plain
             maxi = side0[seat]
             if legal & (legal - 1) == 0:
-                moves: list[int] = [legal.bit_length() - 1]
+                moves: Sequence[int] = (legal.bit_length() - 1,)
             else:
                 # One card per class of interchangeable cards, best guesses
-                # first (a score times _MOVES plus the card's bit, sorted).
+                # first: a pure function of the legal cards, the cards gone
+                # beside them and (following) which of them win the trick
+                # and whose side is winning it, so remembered by those.
                 gone = me.gone
-                x = legal | gone
-                scored: list[int] = []
-                m = legal
+                low = legal & -legal
                 if bseat < 0:
-                    while m:
-                        low = m & -m
-                        run = x & ~(x + low)
-                        cards = run & legal
-                        m &= ~run
-                        seen = -1
-                        while cards:
-                            top = cards.bit_length() - 1
-                            cards ^= 1 << top
-                            g = gkey[top]
-                            if g != seen:
-                                seen = g
-                                if above[top] & ~gone == 0:
-                                    scored.append((10_000 + power[top]) * _MOVES + top)
-                                else:
-                                    scored.append(top - power[top] * _MOVES)
+                    # The lead: the gone cards above the lowest legal card
+                    # (they tell which card is its suit's top).
+                    mk = (legal << nbits | (gone & -low)) << 2
                 else:
-                    kt = keytab[led]
-                    mine = maxi == side0[bseat]
-                    while m:
-                        low = m & -m
-                        run = x & ~(x + low)
-                        cards = run & legal
-                        m &= ~run
-                        seen = -1
-                        while cards:
-                            top = cards.bit_length() - 1
-                            cards ^= 1 << top
-                            g = gkey[top]
-                            if g != seen:
-                                seen = g
-                                p = points[top] * 10_000
-                                if mine:
-                                    scored.append((p - power[top]) * _MOVES + top)
-                                elif kt[top] > bkey:
-                                    scored.append((1_000_000 + p - power[top]) * _MOVES + top)
-                                else:
-                                    scored.append(top - (p + power[top]) * _MOVES)
-                scored.sort(reverse=True)
-                moves = [v & _MOVE_MASK for v in scored]
+                    # Following: the gone cards between the legal ones.
+                    span = gone & ((1 << legal.bit_length()) - low)
+                    if maxi == side0[bseat]:
+                        mk = (legal << nbits | span) << 2 | 1
+                    else:
+                        mk = (((legal & beats[led][bkey]) << nbits | legal) << nbits
+                              | span) << 2 | 2
+                found = orders.get(mk)
+                if found is None:
+                    if len(orders) > 200_000:
+                        orders.clear()
+                    found = orders[mk] = order_moves(legal, gone, mk & 3, led, bkey)
+                moves = found
             if len(trick) == n - 1:
-                # The last card of the trick: the trick is settled here.
-                saved_leader, saved_gone = me.leader, me.gone
+                # The last card of the trick: the trick is settled here, and
+                # the next trick's trivial answers are given without a call.
+                saved_leader, saved_gone, rem = me.leader, me.gone, me.rem
                 tb = saved_gone
                 for x in trick:
                     tb |= 1 << x
@@ -552,15 +533,26 @@ class _Search:
                         k = power[b] if bseat < 0 else keytab[led][b]
                         nbs = seat if k > bkey else bseat
                         tp = tpts + points[b]
-                        hands[seat] = hand ^ (1 << b)
-                        me.leader = nbs
-                        me.gone = tb | (1 << b)
-                        me.rem -= tp
+                        left = rem - tp
                         if side0[nbs]:
-                            r = boundary(need - tp) + tp
+                            if need - tp <= 0:
+                                r = tp
+                            elif need - tp > left:
+                                r = rem
+                            else:
+                                hands[seat] = hand ^ (1 << b)
+                                me.leader = nbs
+                                me.gone = tb | (1 << b)
+                                me.rem = left
+                                r = boundary(need - tp) + tp
+                        elif need > left:
+                            r = left
                         else:
+                            hands[seat] = hand ^ (1 << b)
+                            me.leader = nbs
+                            me.gone = tb | (1 << b)
+                            me.rem = left
                             r = boundary(need)
-                        me.rem += tp
                         if maxi:
                             if r >= need:
                                 return r
@@ -575,8 +567,8 @@ class _Search:
                 finally:
                     hands[seat] = hand
                     me.trick = trick
-                    me.leader, me.gone = saved_leader, saved_gone
-            nxt = (seat + 1) % n
+                    me.leader, me.gone, me.rem = saved_leader, saved_gone, rem
+            nxt = next_seat[seat]
             best = -1 if maxi else 1 << 30
             for b in moves:
                 if bseat < 0:
@@ -606,6 +598,44 @@ class _Search:
                         best = r
             hands[seat] = hand
             return best
+
+        def order_moves(legal: int, gone: int, kind: int, led: int, bkey: int) -> tuple[int, ...]:
+            # One card per class of interchangeable cards, best guesses first
+            # (a score times _MOVES plus the card's bit, sorted). `kind`: 0
+            # the lead, 1 a follower whose side is winning the trick, 2 one
+            # whose side is losing it.
+            x = legal | gone
+            scored: list[int] = []
+            m = legal
+            kt = keytab[led] if kind else power
+            while m:
+                low = m & -m
+                run = x & ~(x + low)
+                cards = run & legal
+                m &= ~run
+                seen = -1
+                while cards:
+                    top = cards.bit_length() - 1
+                    cards ^= 1 << top
+                    g = gkey[top]
+                    if g == seen:
+                        continue
+                    seen = g
+                    if kind == 0:
+                        if above[top] & ~gone == 0:
+                            scored.append((10_000 + power[top]) * _MOVES + top)
+                        else:
+                            scored.append(top - power[top] * _MOVES)
+                        continue
+                    p = points[top] * 10_000
+                    if kind == 1:
+                        scored.append((p - power[top]) * _MOVES + top)
+                    elif kt[top] > bkey:
+                        scored.append((1_000_000 + p - power[top]) * _MOVES + top)
+                    else:
+                        scored.append(top - (p + power[top]) * _MOVES)
+            scored.sort(reverse=True)
+            return tuple(v & _MOVE_MASK for v in scored)
 
         def ending2(seat: int, i: int, led: int, bseat: int, bkey: int, tpts: int, rem: int,
                     alpha: int, beta: int) -> int:
@@ -741,6 +771,34 @@ def _chunk_cache(rules: SolverRules) -> _Chunks:
     cache: _Chunks = {}
     _CHUNKS[id(rules)] = (rules, cache)
     return cache
+
+
+_BEATS: dict[int, tuple[SolverRules, tuple[list[int], ...]]] = {}
+
+
+def _beats(rules: SolverRules) -> tuple[list[int], ...]:
+    """`beats[led][k]`: the cards whose trick-winning key (`keytab[led]`)
+    is above `k`, for every key `k` >= 0 (cached per rules)."""
+    found = _BEATS.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    top = max(rules.tables.power) + 1
+    out = []
+    for kt in rules.keytab:
+        row = [0] * (top + 1)
+        for b, k in enumerate(kt):
+            if k > 0:
+                row[k - 1] |= 1 << b
+        acc = 0
+        for k in range(top, -1, -1):
+            acc |= row[k]
+            row[k] = acc
+        out.append(row)
+    if len(_BEATS) > 64:
+        _BEATS.clear()
+    result = tuple(out)
+    _BEATS[id(rules)] = (rules, result)
+    return result
 
 
 def _ties(rules: SolverRules) -> int:
