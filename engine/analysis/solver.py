@@ -90,6 +90,12 @@ class Solver:
         self.no_trump_lead = no_trump_lead
         self.tt: dict[int, tuple[int, int]] = {}
         self.stats = Stats()
+        everything = 0
+        for m in rules.tables.suit_mask:
+            everything |= m
+        self._everything = everything
+        self._point_masks = tuple((rules.points[pm.bit_length() - 1], pm)
+                                  for pm in rules.point_masks)
         self._s = _Search(rules, self.side0, self.tt, self.stats, no_trump_lead)
 
     def legal(self) -> int:
@@ -107,27 +113,22 @@ class Solver:
         if len(hands) != self.n:
             raise ValueError(f"expected {self.n} hands, got {len(hands)}")
         out = 0
+        most = 0
         for h in hands:
             out |= h
+            most = max(most, h.bit_count())
         for b in trick:
             out |= 1 << b
-        everything = 0
-        for m in self.rules.tables.suit_mask:
-            everything |= m
-        pts = self.rules.points
         rem = 0
-        x = out
-        while x:
-            low = x & -x
-            rem += pts[low.bit_length() - 1]
-            x ^= low
+        for value, mask in self._point_masks:
+            rem += value * (out & mask).bit_count()
         s = self._s
-        s.hands[:] = list(hands)
+        s.hands[:] = hands
         s.trick = list(trick)
         s.leader = leader
-        s.gone = everything & ~out
+        s.gone = self._everything & ~out
         s.rem = rem
-        s.small = max(h.bit_count() for h in hands) <= SMALL_TRICKS
+        s.small = most <= SMALL_TRICKS
 
     @property
     def hands(self) -> list[int]:
@@ -327,6 +328,7 @@ class _Search:
         hands = self.hands
         me = self
         next_seat = tuple((s + 1) % n for s in range(n))
+        suit_masks = tuple(m for m in tables.suit_mask if m)
         beats = _beats(rules)
         # The ordered moves of a node, by what decides them (`play`).
         orders: dict[int, tuple[int, ...]] = {}
@@ -491,9 +493,25 @@ class _Search:
                 legal = hand & first or hand & second or hand
             else:
                 legal = legal_mask(family, tables, hand, trick, undertrump)
-            maxi = side0[seat]
             if legal & (legal - 1) == 0:
-                moves: Sequence[int] = (legal.bit_length() - 1,)
+                b = legal.bit_length() - 1
+                if len(trick) != last_hand:
+                    # A forced card before the trick's last: its answer is
+                    # the next seat's.
+                    hands[seat] = hand ^ legal
+                    trick.append(b)
+                    if bseat < 0:
+                        r = play(next_seat[seat], need, eff[b], seat, power[b], tpts + points[b])
+                    else:
+                        k = keytab[led][b]
+                        if k > bkey:
+                            r = play(next_seat[seat], need, led, seat, k, tpts + points[b])
+                        else:
+                            r = play(next_seat[seat], need, led, bseat, bkey, tpts + points[b])
+                    trick.pop()
+                    hands[seat] = hand
+                    return r
+                moves: Sequence[int] = (b,)
             else:
                 # One card per class of interchangeable cards, best guesses
                 # first: a pure function of the legal cards, the cards gone
@@ -502,13 +520,19 @@ class _Search:
                 gone = me.gone
                 low = legal & -legal
                 if bseat < 0:
-                    # The lead: the gone cards above the lowest legal card
-                    # (they tell which card is its suit's top).
-                    mk = (legal << nbits | (gone & -low)) << 2
+                    # The lead: the gone cards of each suit it may lead,
+                    # from its lowest card in the suit up (they make its
+                    # classes and tell which card is the suit's top).
+                    rel = 0
+                    for sm in suit_masks:
+                        ls = legal & sm
+                        if ls:
+                            rel |= sm & -(ls & -ls)
+                    mk = (legal << nbits | (gone & rel)) << 2
                 else:
                     # Following: the gone cards between the legal ones.
                     span = gone & ((1 << legal.bit_length()) - low)
-                    if maxi == side0[bseat]:
+                    if side0[seat] == side0[bseat]:
                         mk = (legal << nbits | span) << 2 | 1
                     else:
                         mk = (((legal & beats[led][bkey]) << nbits | legal) << nbits
@@ -519,7 +543,8 @@ class _Search:
                         orders.clear()
                     found = orders[mk] = order_moves(legal, gone, mk & 3, led, bkey)
                 moves = found
-            if len(trick) == n - 1:
+            maxi = side0[seat]
+            if len(trick) == last_hand:
                 # The last card of the trick: the trick is settled here, and
                 # the next trick's trivial answers are given without a call.
                 saved_leader, saved_gone, rem = me.leader, me.gone, me.rem
@@ -528,10 +553,10 @@ class _Search:
                     tb |= 1 << x
                 me.trick = []
                 best = -1 if maxi else 1 << 30
+                kt = keytab[led]
                 try:
                     for b in moves:
-                        k = power[b] if bseat < 0 else keytab[led][b]
-                        nbs = seat if k > bkey else bseat
+                        nbs = seat if kt[b] > bkey else bseat
                         tp = tpts + points[b]
                         left = rem - tp
                         if side0[nbs]:
@@ -803,10 +828,20 @@ def _beats(rules: SolverRules) -> tuple[list[int], ...]:
 
 def _ties(rules: SolverRules) -> int:
     """Bits whose card has the same power as the bit below (a double pack's
-    identical cards): the key must tell "equal" from "higher"."""
+    identical cards): the key must tell "equal" from "higher" (cached per
+    rules)."""
+    found = _TIES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
     power = rules.tables.power
     out = 0
     for b in range(1, len(power)):
         if power[b] >= 0 and power[b] == power[b - 1]:
             out |= 1 << b
+    if len(_TIES) > 64:
+        _TIES.clear()
+    _TIES[id(rules)] = (rules, out)
     return out
+
+
+_TIES: dict[int, tuple[SolverRules, int]] = {}
