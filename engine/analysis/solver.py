@@ -33,10 +33,11 @@ The techniques (each measured in bench/solver_bench.py):
   with that seat to lead at that depth is under the rule, so the table stays
   consistent (a solver is made per restriction).
 * **the last two tricks** are searched by a lean alpha-beta of their own
-  (`ending2`: no move ordering, the last trick forced); a search loaded with
-  at most `SMALL_TRICKS` cards a hand keeps their bounds by raw position
-  instead of the table (few of its positions recur: the renumbered key
-  costs more than it saves).
+  (`ending2`: no move ordering, the last trick forced). Positions with at
+  most `RAW_CARDS` cards a hand, and every position of a search loaded with
+  at most `SMALL_TRICKS` cards a hand, keep their bounds by raw position
+  instead of the table (few of them recur: the renumbered key costs more
+  than it saves).
 * **move ordering**: the leader tries the top remaining card of a suit first,
   then low cards; a follower whose side is winning gives points, one whose
   side is losing wins as cheaply as it can, or else throws its least.
@@ -417,11 +418,11 @@ class _Search:
             if stats.limit and stats.nodes > stats.limit:
                 raise SearchLimit(stats.nodes)
             rest = lh & (lh - 1)
-            # The last two tricks: searched by `ending2`, without the table
-            # when the whole search is small (few positions recur).
+            # The last two tricks: searched by `ending2`.
             two = rest & (rest - 1) == 0
-            if two and me.small:
-                # Bounds kept by the raw position (cheaper than `key`).
+            if me.small or lh.bit_count() <= RAW_CARDS:
+                # Bounds kept by the raw position (cheaper than `key`, for
+                # the few positions that recur this late or in a small search).
                 raw = leader
                 for h in hands:
                     raw = (raw << nbits) | h
@@ -434,7 +435,10 @@ class _Search:
                         return lo
                     if hi < need:
                         return hi
-                r = ending2(leader, 0, -1, -1, -2, 0, rem, need - 1, need)
+                if two:
+                    r = ending2(leader, 0, -1, -1, -2, 0, rem, need - 1, need)
+                else:
+                    r = play(leader, need, -1, -1, -2, 0)
                 if r >= need:
                     lo = r
                 else:
@@ -738,11 +742,17 @@ class _Search:
 _MOVE_BITS = 128
 _MOVES = _MOVE_BITS
 _MOVE_MASK = _MOVE_BITS - 1
-#: A search loaded with at most this many cards a hand skips the table at
-#: the last two tricks, keeping their bounds by raw position (bench/solver_ab.py:
-#: 1.5-1.8x faster endings of 4 tricks; slower from 5 tricks on, and whole
-#: deals gain from the table there).
+#: A search loaded with at most this many cards a hand skips the table,
+#: keeping the bounds of all its positions by raw position
+#: (bench/solver_ab.py: endings of 4 tricks 1.1-1.25x fewer CPU seconds than
+#: with the table from 3 cards up, 1.03-1.07x more nodes).
 SMALL_TRICKS = 4
+#: A position whose hands hold at most this many cards keeps its bounds by
+#: raw position, in every search: its renumbered key costs more than the
+#: transpositions it finds (bench/solver_ab.py against the table there:
+#: whole Filicău deals 1.13x fewer CPU seconds, 1.25x more nodes; 4: also
+#: 1.13x, 1.39x more nodes).
+RAW_CARDS = 3
 #: Questions asked next to a guess before halving (`Solver.value`).
 _GUESS_STEPS = 2
 
