@@ -329,6 +329,8 @@ class _Search:
         hands = self.hands
         me = self
         next_seat = tuple((s + 1) % n for s in range(n))
+        # The seats after each seat, in playing order.
+        after = tuple(tuple((s + j) % n for j in range(1, n)) for s in range(n))
         suit_masks = tuple(m for m in tables.suit_mask if m)
         beats = _beats(rules)
         # The ordered moves of a node, by what decides them (`play`).
@@ -673,7 +675,6 @@ class _Search:
             # a result >= beta is a lower bound, <= alpha an upper bound.
             stats.nodes += 1
             hand = hands[seat]
-            trick = me.trick
             if i == 0:
                 legal = hand
                 if seat == ntl_seat and ntl_cards == 2 and hand & plain:
@@ -682,7 +683,7 @@ class _Search:
                 first, second = follow[led]
                 legal = hand & first or hand & second or hand
             else:
-                legal = legal_mask(family, tables, hand, trick, undertrump)
+                legal = legal_mask(family, tables, hand, me.trick, undertrump)
             maxi = side0[seat]
             best = -1 if maxi else 1 << 30
             while legal:
@@ -706,16 +707,18 @@ class _Search:
                     lb = hands[nbs].bit_length() - 1
                     kt = keytab[eff[lb]]
                     w, wk = nbs, kt[lb]
-                    for j in range(1, n):
-                        s = (nbs + j) % n
+                    for s in after[nbs]:
                         kk = kt[hands[s].bit_length() - 1]
                         if kk > wk:
                             w, wk = s, kk
                     r = (tp if side0[nbs] else 0) + (rem - tp if side0[w] else 0)
+                elif follow is None:
+                    # The legal family looks at the trick's cards.
+                    me.trick.append(b)
+                    r = ending2(next_seat[seat], i + 1, nled, nbs, nbk, tp, rem, alpha, beta)
+                    me.trick.pop()
                 else:
-                    trick.append(b)
-                    r = ending2((seat + 1) % n, i + 1, nled, nbs, nbk, tp, rem, alpha, beta)
-                    trick.pop()
+                    r = ending2(next_seat[seat], i + 1, nled, nbs, nbk, tp, rem, alpha, beta)
                 hands[seat] = hand
                 if maxi:
                     if r > best:
