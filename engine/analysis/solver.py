@@ -328,11 +328,9 @@ class _Search:
         chunk_cache = _chunk_cache(rules)
         hands = self.hands
         me = self
-        next_seat = tuple((s + 1) % n for s in range(n))
-        # The seats after each seat, in playing order.
-        after = tuple(tuple((s + j) % n for j in range(1, n)) for s in range(n))
-        suit_masks = tuple(m for m in tables.suit_mask if m)
-        beats = _beats(rules)
+        # The next seat, and the seats after each seat in playing order.
+        next_seat, after = _seats(n)
+        beats, suit_masks = _beats(rules)
         # The ordered moves of a node, by what decides them (`play`).
         orders: dict[int, tuple[int, ...]] = {}
 
@@ -811,12 +809,14 @@ def _chunk_cache(rules: SolverRules) -> _Chunks:
     return cache
 
 
-_BEATS: dict[int, tuple[SolverRules, tuple[list[int], ...]]] = {}
+_Beats = tuple[tuple[list[int], ...], tuple[int, ...]]
+_BEATS: dict[int, tuple[SolverRules, _Beats]] = {}
 
 
-def _beats(rules: SolverRules) -> tuple[list[int], ...]:
+def _beats(rules: SolverRules) -> _Beats:
     """`beats[led][k]`: the cards whose trick-winning key (`keytab[led]`)
-    is above `k`, for every key `k` >= 0 (cached per rules)."""
+    is above `k`, for every key `k` >= 0; and the masks of the suits that
+    have cards (cached per rules)."""
     found = _BEATS.get(id(rules))
     if found is not None and found[0] is rules:
         return found[1]
@@ -834,9 +834,21 @@ def _beats(rules: SolverRules) -> tuple[list[int], ...]:
         out.append(row)
     if len(_BEATS) > 64:
         _BEATS.clear()
-    result = tuple(out)
+    result = tuple(out), tuple(m for m in rules.tables.suit_mask if m)
     _BEATS[id(rules)] = (rules, result)
     return result
+
+
+_SEATS: dict[int, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+def _seats(n: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """For `n` seats: each seat's next, and the seats after it in playing order."""
+    found = _SEATS.get(n)
+    if found is None:
+        found = _SEATS[n] = (tuple((s + 1) % n for s in range(n)),
+                             tuple(tuple((s + j) % n for j in range(1, n)) for s in range(n)))
+    return found
 
 
 def _ties(rules: SolverRules) -> int:
