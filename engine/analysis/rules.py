@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import Game
-from engine.cards import TRUMP, Card
+from engine.cards import CARD_CODES, TRUMP, Card
 from engine.legal import legal_mask
 from engine.ranking import TrumpTables
 
@@ -51,6 +51,9 @@ class SolverRules:
     #: `keytab[led][bit]`: the game's trick-winning key (`TrumpTables.key`)
     #: of every bit for each led effective suit (-1 for a guard bit).
     keytab: tuple[tuple[int, ...], ...] = ()
+    #: `bits_of[card.index]`: the internal bits of that card's copies in
+    #: the pack (empty for a card not in it).
+    bits_of: tuple[tuple[int, ...], ...] = ()
 
     def legal(self, hand: int, trick: Sequence[int]) -> int:
         """The game's own legal family on internal bits."""
@@ -58,17 +61,17 @@ class SolverRules:
 
     def mask_of(self, cards: Iterable[Card], taken: int = 0) -> int:
         """Internal bits of these cards (a double pack: the first free copy)."""
-        pack = self.game.pack
-        m = 0
+        bits_of = self.bits_of
+        m = taken
         for c in cards:
-            for slot in pack.slots_of(c):
-                b = self.to_bit[slot]
-                if not (m | taken) >> b & 1:
+            for b in bits_of[c.index]:
+                if not m >> b & 1:
                     m |= 1 << b
                     break
             else:
+                self.game.pack.slots_of(c)  # UnknownCard for a card not in the pack
                 raise ValueError(f"{c} appears more often than the pack holds it")
-        return m
+        return m & ~taken
 
     def cards_of(self, mask: int) -> list[Card]:
         cards = self.game.pack.cards
@@ -133,6 +136,9 @@ def _build(game: Game, trump: str | None, family: str) -> SolverRules:
         ranking=src.ranking, trump=trump, eff=tuple(eff),
         suit_mask=(masks[0], masks[1], masks[2], masks[3], masks[4]),
         power=tuple(power), points=tuple(points), trump_order=src.trump_order)
+    bits_of: list[list[int]] = [[] for _ in range(CARD_CODES)]
+    for slot, c in enumerate(game.pack.cards):
+        bits_of[c.index].append(to_bit[slot])
     values = sorted({p for p in points if p})
     point_masks = tuple(sum(1 << b for b, p in enumerate(points) if p == v) for v in values)
     above: list[int] = []
@@ -147,4 +153,5 @@ def _build(game: Game, trump: str | None, family: str) -> SolverRules:
         tables=tables, to_bit=tuple(to_bit), to_slot=tuple(order), points=tuple(points),
         point_masks=point_masks, guards=guards, above=tuple(above), total=sum(points),
         keytab=tuple(tuple(tables.key(b, led) if eff[b] >= 0 else -1 for b in range(len(eff)))
-                     for led in range(5)))
+                     for led in range(5)),
+        bits_of=tuple(tuple(bits) for bits in bits_of))

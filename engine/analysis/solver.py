@@ -33,10 +33,11 @@ The techniques (each measured in bench/solver_bench.py):
   with that seat to lead at that depth is under the rule, so the table stays
   consistent (a solver is made per restriction).
 * **the last two tricks** are searched by a lean alpha-beta of their own
-  (`ending2`: no move ordering, the last trick forced); a search loaded with
-  at most `SMALL_TRICKS` cards a hand keeps their bounds by raw position
-  instead of the table (few of its positions recur: the renumbered key
-  costs more than it saves).
+  (`ending2`: no move ordering, the last trick forced). Positions with at
+  most `RAW_CARDS` cards a hand, and every position of a search loaded with
+  at most `SMALL_TRICKS` cards a hand, keep their bounds by raw position
+  instead of the table (few of them recur: the renumbered key costs more
+  than it saves).
 * **move ordering**: the leader tries the top remaining card of a suit first,
   then low cards; a follower whose side is winning gives points, one whose
   side is losing wins as cheaply as it can, or else throws its least.
@@ -90,6 +91,12 @@ class Solver:
         self.no_trump_lead = no_trump_lead
         self.tt: dict[int, tuple[int, int]] = {}
         self.stats = Stats()
+        everything = 0
+        for m in rules.tables.suit_mask:
+            everything |= m
+        self._everything = everything
+        self._point_masks = tuple((rules.points[pm.bit_length() - 1], pm)
+                                  for pm in rules.point_masks)
         self._s = _Search(rules, self.side0, self.tt, self.stats, no_trump_lead)
 
     def legal(self) -> int:
@@ -107,27 +114,22 @@ class Solver:
         if len(hands) != self.n:
             raise ValueError(f"expected {self.n} hands, got {len(hands)}")
         out = 0
+        most = 0
         for h in hands:
             out |= h
+            most = max(most, h.bit_count())
         for b in trick:
             out |= 1 << b
-        everything = 0
-        for m in self.rules.tables.suit_mask:
-            everything |= m
-        pts = self.rules.points
         rem = 0
-        x = out
-        while x:
-            low = x & -x
-            rem += pts[low.bit_length() - 1]
-            x ^= low
+        for value, mask in self._point_masks:
+            rem += value * (out & mask).bit_count()
         s = self._s
-        s.hands[:] = list(hands)
+        s.hands[:] = hands
         s.trick = list(trick)
         s.leader = leader
-        s.gone = everything & ~out
+        s.gone = self._everything & ~out
         s.rem = rem
-        s.small = max(h.bit_count() for h in hands) <= SMALL_TRICKS
+        s.small = most <= SMALL_TRICKS
 
     @property
     def hands(self) -> list[int]:
@@ -323,6 +325,11 @@ class _Search:
         follow = follow_table(family, tables) if family in BY_LED_SUIT else None
         hands = self.hands
         me = self
+        # The next seat, and the seats after each seat in playing order.
+        next_seat, after = _seats(n)
+        beats, suit_masks = _beats(rules)
+        # The ordered moves of a node, by what decides them (`play`).
+        orders: dict[int, tuple[int, ...]] = {}
 
         # The renumbered key (see `_key_tables`): per 8-bit chunk of the cards
         # still out, one lookup gives their classes, one per hand their seat.
@@ -387,11 +394,11 @@ class _Search:
             if stats.limit and stats.nodes > stats.limit:
                 raise SearchLimit(stats.nodes)
             rest = lh & (lh - 1)
-            # The last two tricks: searched by `ending2`, without the table
-            # when the whole search is small (few positions recur).
+            # The last two tricks: searched by `ending2`.
             two = rest & (rest - 1) == 0
-            if two and me.small:
-                # Bounds kept by the raw position (cheaper than `key`).
+            if me.small or lh.bit_count() <= RAW_CARDS:
+                # Bounds kept by the raw position (cheaper than `key`, for
+                # the few positions that recur this late or in a small search).
                 raw = leader
                 for h in hands:
                     raw = (raw << nbits) | h
@@ -404,7 +411,10 @@ class _Search:
                         return lo
                     if hi < need:
                         return hi
-                r = ending2(leader, 0, -1, -1, -2, 0, rem, need - 1, need)
+                if two:
+                    r = ending2(leader, 0, -1, -1, -2, 0, rem, need - 1, need)
+                else:
+                    r = play(leader, need, -1, -1, -2, 0)
                 if r >= need:
                     lo = r
                 else:
@@ -456,87 +466,98 @@ class _Search:
             hand = hands[seat]
             if bseat < 0:
                 legal = hand
+                if seat == ntl_seat and hand.bit_count() == ntl_cards and legal & plain:
+                    legal &= plain
             elif follow is not None:
                 first, second = follow[led]
                 legal = hand & first or hand & second or hand
             else:
                 legal = legal_mask(family, tables, hand, trick, undertrump)
-            if seat == ntl_seat and bseat < 0 and hand.bit_count() == ntl_cards \
-                    and legal & plain:
-                legal &= plain
-            maxi = side0[seat]
             if legal & (legal - 1) == 0:
-                moves: list[int] = [legal.bit_length() - 1]
+                b = legal.bit_length() - 1
+                if len(trick) != last_hand:
+                    # A forced card before the trick's last: its answer is
+                    # the next seat's.
+                    hands[seat] = hand ^ legal
+                    trick.append(b)
+                    if bseat < 0:
+                        r = play(next_seat[seat], need, eff[b], seat, power[b], tpts + points[b])
+                    else:
+                        k = keytab[led][b]
+                        if k > bkey:
+                            r = play(next_seat[seat], need, led, seat, k, tpts + points[b])
+                        else:
+                            r = play(next_seat[seat], need, led, bseat, bkey, tpts + points[b])
+                    trick.pop()
+                    hands[seat] = hand
+                    return r
+                moves: Sequence[int] = (b,)
             else:
                 # One card per class of interchangeable cards, best guesses
-                # first (a score times _MOVES plus the card's bit, sorted).
+                # first: a pure function of the legal cards, the cards gone
+                # beside them and (following) which of them win the trick
+                # and whose side is winning it, so remembered by those.
                 gone = me.gone
-                x = legal | gone
-                scored: list[int] = []
-                m = legal
+                low = legal & -legal
                 if bseat < 0:
-                    while m:
-                        low = m & -m
-                        run = x & ~(x + low)
-                        cards = run & legal
-                        m &= ~run
-                        seen = -1
-                        while cards:
-                            top = cards.bit_length() - 1
-                            cards ^= 1 << top
-                            g = gkey[top]
-                            if g != seen:
-                                seen = g
-                                if above[top] & ~gone == 0:
-                                    scored.append((10_000 + power[top]) * _MOVES + top)
-                                else:
-                                    scored.append(top - power[top] * _MOVES)
+                    # The lead: the gone cards of each suit it may lead,
+                    # from its lowest card in the suit up (they make its
+                    # classes and tell which card is the suit's top).
+                    rel = 0
+                    for sm in suit_masks:
+                        ls = legal & sm
+                        if ls:
+                            rel |= sm & -(ls & -ls)
+                    mk = (legal << nbits | (gone & rel)) << 2
                 else:
-                    kt = keytab[led]
-                    mine = maxi == side0[bseat]
-                    while m:
-                        low = m & -m
-                        run = x & ~(x + low)
-                        cards = run & legal
-                        m &= ~run
-                        seen = -1
-                        while cards:
-                            top = cards.bit_length() - 1
-                            cards ^= 1 << top
-                            g = gkey[top]
-                            if g != seen:
-                                seen = g
-                                p = points[top] * 10_000
-                                if mine:
-                                    scored.append((p - power[top]) * _MOVES + top)
-                                elif kt[top] > bkey:
-                                    scored.append((1_000_000 + p - power[top]) * _MOVES + top)
-                                else:
-                                    scored.append(top - (p + power[top]) * _MOVES)
-                scored.sort(reverse=True)
-                moves = [v & _MOVE_MASK for v in scored]
-            if len(trick) == n - 1:
-                # The last card of the trick: the trick is settled here.
-                saved_leader, saved_gone = me.leader, me.gone
+                    # Following: the gone cards between the legal ones.
+                    span = gone & ((1 << legal.bit_length()) - low)
+                    if side0[seat] == side0[bseat]:
+                        mk = (legal << nbits | span) << 2 | 1
+                    else:
+                        mk = (((legal & beats[led][bkey]) << nbits | legal) << nbits
+                              | span) << 2 | 2
+                found = orders.get(mk)
+                if found is None:
+                    if len(orders) > 200_000:
+                        orders.clear()
+                    found = orders[mk] = order_moves(legal, gone, mk & 3, led, bkey)
+                moves = found
+            maxi = side0[seat]
+            if len(trick) == last_hand:
+                # The last card of the trick: the trick is settled here, and
+                # the next trick's trivial answers are given without a call.
+                saved_leader, saved_gone, rem = me.leader, me.gone, me.rem
                 tb = saved_gone
                 for x in trick:
                     tb |= 1 << x
                 me.trick = []
                 best = -1 if maxi else 1 << 30
+                kt = keytab[led]
                 try:
                     for b in moves:
-                        k = power[b] if bseat < 0 else keytab[led][b]
-                        nbs = seat if k > bkey else bseat
+                        nbs = seat if kt[b] > bkey else bseat
                         tp = tpts + points[b]
-                        hands[seat] = hand ^ (1 << b)
-                        me.leader = nbs
-                        me.gone = tb | (1 << b)
-                        me.rem -= tp
+                        left = rem - tp
                         if side0[nbs]:
-                            r = boundary(need - tp) + tp
+                            if need - tp <= 0:
+                                r = tp
+                            elif need - tp > left:
+                                r = rem
+                            else:
+                                hands[seat] = hand ^ (1 << b)
+                                me.leader = nbs
+                                me.gone = tb | (1 << b)
+                                me.rem = left
+                                r = boundary(need - tp) + tp
+                        elif need > left:
+                            r = left
                         else:
+                            hands[seat] = hand ^ (1 << b)
+                            me.leader = nbs
+                            me.gone = tb | (1 << b)
+                            me.rem = left
                             r = boundary(need)
-                        me.rem += tp
                         if maxi:
                             if r >= need:
                                 return r
@@ -551,8 +572,8 @@ class _Search:
                 finally:
                     hands[seat] = hand
                     me.trick = trick
-                    me.leader, me.gone = saved_leader, saved_gone
-            nxt = (seat + 1) % n
+                    me.leader, me.gone, me.rem = saved_leader, saved_gone, rem
+            nxt = next_seat[seat]
             best = -1 if maxi else 1 << 30
             for b in moves:
                 if bseat < 0:
@@ -583,6 +604,44 @@ class _Search:
             hands[seat] = hand
             return best
 
+        def order_moves(legal: int, gone: int, kind: int, led: int, bkey: int) -> tuple[int, ...]:
+            # One card per class of interchangeable cards, best guesses first
+            # (a score times _MOVES plus the card's bit, sorted). `kind`: 0
+            # the lead, 1 a follower whose side is winning the trick, 2 one
+            # whose side is losing it.
+            x = legal | gone
+            scored: list[int] = []
+            m = legal
+            kt = keytab[led] if kind else power
+            while m:
+                low = m & -m
+                run = x & ~(x + low)
+                cards = run & legal
+                m &= ~run
+                seen = -1
+                while cards:
+                    top = cards.bit_length() - 1
+                    cards ^= 1 << top
+                    g = gkey[top]
+                    if g == seen:
+                        continue
+                    seen = g
+                    if kind == 0:
+                        if above[top] & ~gone == 0:
+                            scored.append((10_000 + power[top]) * _MOVES + top)
+                        else:
+                            scored.append(top - power[top] * _MOVES)
+                        continue
+                    p = points[top] * 10_000
+                    if kind == 1:
+                        scored.append((p - power[top]) * _MOVES + top)
+                    elif kt[top] > bkey:
+                        scored.append((1_000_000 + p - power[top]) * _MOVES + top)
+                    else:
+                        scored.append(top - (p + power[top]) * _MOVES)
+            scored.sort(reverse=True)
+            return tuple(v & _MOVE_MASK for v in scored)
+
         def ending2(seat: int, i: int, led: int, bseat: int, bkey: int, tpts: int, rem: int,
                     alpha: int, beta: int) -> int:
             # The last two tricks (every hand holds two cards at the first
@@ -590,7 +649,6 @@ class _Search:
             # a result >= beta is a lower bound, <= alpha an upper bound.
             stats.nodes += 1
             hand = hands[seat]
-            trick = me.trick
             if i == 0:
                 legal = hand
                 if seat == ntl_seat and ntl_cards == 2 and hand & plain:
@@ -599,7 +657,7 @@ class _Search:
                 first, second = follow[led]
                 legal = hand & first or hand & second or hand
             else:
-                legal = legal_mask(family, tables, hand, trick, undertrump)
+                legal = legal_mask(family, tables, hand, me.trick, undertrump)
             maxi = side0[seat]
             best = -1 if maxi else 1 << 30
             while legal:
@@ -623,16 +681,18 @@ class _Search:
                     lb = hands[nbs].bit_length() - 1
                     kt = keytab[eff[lb]]
                     w, wk = nbs, kt[lb]
-                    for j in range(1, n):
-                        s = (nbs + j) % n
+                    for s in after[nbs]:
                         kk = kt[hands[s].bit_length() - 1]
                         if kk > wk:
                             w, wk = s, kk
                     r = (tp if side0[nbs] else 0) + (rem - tp if side0[w] else 0)
+                elif follow is None:
+                    # The legal family looks at the trick's cards.
+                    me.trick.append(b)
+                    r = ending2(next_seat[seat], i + 1, nled, nbs, nbk, tp, rem, alpha, beta)
+                    me.trick.pop()
                 else:
-                    trick.append(b)
-                    r = ending2((seat + 1) % n, i + 1, nled, nbs, nbk, tp, rem, alpha, beta)
-                    trick.pop()
+                    r = ending2(next_seat[seat], i + 1, nled, nbs, nbk, tp, rem, alpha, beta)
                 hands[seat] = hand
                 if maxi:
                     if r > best:
@@ -659,11 +719,17 @@ class _Search:
 _MOVE_BITS = 128
 _MOVES = _MOVE_BITS
 _MOVE_MASK = _MOVE_BITS - 1
-#: A search loaded with at most this many cards a hand skips the table at
-#: the last two tricks, keeping their bounds by raw position (bench/solver_ab.py:
-#: 1.5-1.8x faster endings of 4 tricks; slower from 5 tricks on, and whole
-#: deals gain from the table there).
+#: A search loaded with at most this many cards a hand skips the table,
+#: keeping the bounds of all its positions by raw position
+#: (bench/solver_ab.py: endings of 4 tricks 1.1-1.25x fewer CPU seconds than
+#: with the table from 3 cards up, 1.03-1.07x more nodes).
 SMALL_TRICKS = 4
+#: A position whose hands hold at most this many cards keeps its bounds by
+#: raw position, in every search: its renumbered key costs more than the
+#: transpositions it finds (bench/solver_ab.py against the table there:
+#: whole Filicău deals 1.13x fewer CPU seconds, 1.25x more nodes; 4: also
+#: 1.13x, 1.39x more nodes).
+RAW_CARDS = 3
 #: Questions asked next to a guess before halving (`Solver.value`).
 _GUESS_STEPS = 2
 
@@ -769,12 +835,64 @@ def _key_tables(rules: SolverRules, n: int) -> _KeyTables:
     return tables
 
 
+_Beats = tuple[tuple[list[int], ...], tuple[int, ...]]
+_BEATS: dict[int, tuple[SolverRules, _Beats]] = {}
+
+
+def _beats(rules: SolverRules) -> _Beats:
+    """`beats[led][k]`: the cards whose trick-winning key (`keytab[led]`)
+    is above `k`, for every key `k` >= 0; and the masks of the suits that
+    have cards (cached per rules)."""
+    found = _BEATS.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    top = max(rules.tables.power) + 1
+    out = []
+    for kt in rules.keytab:
+        row = [0] * (top + 1)
+        for b, k in enumerate(kt):
+            if k > 0:
+                row[k - 1] |= 1 << b
+        acc = 0
+        for k in range(top, -1, -1):
+            acc |= row[k]
+            row[k] = acc
+        out.append(row)
+    if len(_BEATS) > 64:
+        _BEATS.clear()
+    result = tuple(out), tuple(m for m in rules.tables.suit_mask if m)
+    _BEATS[id(rules)] = (rules, result)
+    return result
+
+
+_SEATS: dict[int, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+def _seats(n: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """For `n` seats: each seat's next, and the seats after it in playing order."""
+    found = _SEATS.get(n)
+    if found is None:
+        found = _SEATS[n] = (tuple((s + 1) % n for s in range(n)),
+                             tuple(tuple((s + j) % n for j in range(1, n)) for s in range(n)))
+    return found
+
+
 def _ties(rules: SolverRules) -> int:
     """Bits whose card has the same power as the bit below (a double pack's
-    identical cards): the key must tell "equal" from "higher"."""
+    identical cards): the key must tell "equal" from "higher" (cached per
+    rules)."""
+    found = _TIES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
     power = rules.tables.power
     out = 0
     for b in range(1, len(power)):
         if power[b] >= 0 and power[b] == power[b - 1]:
             out |= 1 << b
+    if len(_TIES) > 64:
+        _TIES.clear()
+    _TIES[id(rules)] = (rules, out)
     return out
+
+
+_TIES: dict[int, tuple[SolverRules, int]] = {}

@@ -43,3 +43,27 @@ def test_five_player_filko_teams_come_from_the_called_card() -> None:
     assert sorted(p.teams) == [0, 0, 1, 1, 1]
     a = analyse(p, values=False)
     assert sum(a.points) == g.total_points
+
+
+def test_a_position_holding_a_card_twice_is_refused_and_names_the_card() -> None:
+    from engine import cards
+    from engine.analysis import Position
+
+    g = get_game("filicau")
+    p = Position(g, "h", (tuple(cards("Ah Th")), tuple(cards("7h Ah")),
+                          tuple(cards("Oa 9h")), tuple(cards("Ol Uh"))),
+                 (), leader=0, teams=(0, 1, 0, 1))
+    with pytest.raises(ValueError, match="Ah appears more often than the pack holds it"):
+        analyse(p)
+
+
+def test_a_position_with_a_card_of_another_pack_is_refused() -> None:
+    from engine import UnknownCard, cards
+    from engine.analysis import Position
+
+    g = get_game("filicau")
+    p = Position(g, "h", (tuple(cards("Ah Th")), tuple(cards("7h 2c")),
+                          tuple(cards("Oa 9h")), tuple(cards("Ol Uh"))),
+                 (), leader=0, teams=(0, 1, 0, 1))
+    with pytest.raises(UnknownCard, match="2c"):
+        analyse(p)

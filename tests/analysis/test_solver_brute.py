@@ -65,19 +65,23 @@ def test_a_known_ending_of_filicau() -> None:
     assert {c.code: v for c, v in a.values.items()} == {"Ah": 1, "Th": 1}
 
 
+@pytest.mark.parametrize("raw_cards", [0, 2])
 @pytest.mark.parametrize("game_id", game_ids())
-def test_the_table_path_of_the_last_two_tricks_agrees_with_brute_force(
-        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A solver loaded with few cards searches its last two tricks without
-    the table; with more, through it (whole deals). With that threshold at
-    0, endings of 3 tricks take the second path, and still agree."""
+def test_the_table_path_of_the_last_tricks_agrees_with_brute_force(
+        game_id: str, raw_cards: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solver loaded with few cards keeps the bounds of its positions by
+    raw position; with more, it keeps those of positions with more than
+    `RAW_CARDS` cards a hand in the table (whole deals). With the first
+    threshold at 0 and the second at 0 or 2, endings of 3 tricks go through
+    the table everywhere or at their first trick only, and still agree."""
     from engine.analysis import solver
 
     monkeypatch.setattr(solver, "SMALL_TRICKS", 0)
+    monkeypatch.setattr(solver, "RAW_CARDS", raw_cards)
     game = get_game(game_id)
     ctx = _context(game_id)
     family = game.legal_family_for(**ctx) if ctx else None
-    rng = random.Random(f"{game_id}-table")
+    rng = random.Random(f"{game_id}-table-{raw_cards}")
     cache = SolverCache()
     for i in range(40):
         position = random_ending(game, rng, 3, family)
