@@ -2,7 +2,8 @@
 
 For the seat to play, deals consistent with what it has seen (its own cards,
 every card played and by whom, the cards shown to everybody, the cards its
-opponents' plays showed they lack) are drawn at random and solved with every
+opponents' plays showed they lack, the calls heard before play: 20-card
+Filcău's binding, `engine.analysis.sampling`) are drawn at random and solved with every
 card visible; the card with the most points on average is played (or hinted).
 Of cards the deals value alike the bot plays `SimpleBot`'s card if it is one
 of them, else the cheapest (`SampledBot.among_best`).

@@ -167,3 +167,22 @@ def test_seeded_boards_of_the_bot_are_the_same_and_every_card_legal() -> None:
             results.append(bots_bench.play_board(game, state, dealt, (bot, bots_bench.SimpleBot()),
                                                  rng, f"calls-{seed}"))
         assert results[0] == results[1]
+
+
+def test_the_simulators_bots_see_the_calls() -> None:
+    """The simulator and the table ask a bot through `bot_action` with the
+    flow's own deal: the bot sees the calls and the binder."""
+    from engine.bots import SimpleBot, bot_action
+
+    seen: list[tuple[dict[int, str], int | None]] = []
+
+    class Watching(SimpleBot):
+        def play(self, deal, seat, hand, rng):  # type: ignore[no-untyped-def]
+            seen.append((dict(deal.calls), deal.binder))
+            return super().play(deal, seat, hand, rng)
+
+    f = _bound_flow(BIND_HANDS)
+    kind, seat, card = bot_action(f, [cards(h) for h in BIND_HANDS], Watching(),
+                                  random.Random(1))
+    assert kind == "card" and seat == 0
+    assert seen == [({0: "3:U", 1: "4:T", 2: "pass", 3: "pass"}, 1)]
