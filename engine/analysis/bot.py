@@ -2,7 +2,8 @@
 
 For the seat to play, deals consistent with what it has seen (its own cards,
 every card played and by whom, the cards shown to everybody, the cards its
-opponents' plays showed they lack) are drawn at random and solved with every
+opponents' plays showed they lack, the calls heard before play: 20-card
+Filcău's binding, `engine.analysis.sampling`) are drawn at random and solved with every
 card visible; the card with the most points on average is played (or hinted).
 Of cards the deals value alike the bot plays `SimpleBot`'s card if it is one
 of them, else the cheapest (`SampledBot.among_best`).
@@ -26,6 +27,7 @@ from engine import Card, Deal
 from engine.analysis.inference import Replay, fewest_surprises
 from engine.analysis.position import Position, SolverCache, analyse, game_of, no_trump_lead_of
 from engine.analysis.review import Knowledge, exclusions, sample_hands
+from engine.analysis.sampling import FittingDraw
 from engine.analysis.solver import SearchLimit
 from engine.bots import Bot, SimpleBot, legal_from
 
@@ -137,8 +139,19 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
                   tuple(unseen))
     teams = _teams(deal, seat)
 
-    def draw() -> list[list[Card]] | None:
-        return sample_hands(k, rng)
+    fits = getattr(deal, "hand_fits", None)
+    if fits is not None:
+        # The calls before play (20-card Filcău's binding) narrow the deals.
+        by_seat: list[list[Card]] = [[] for _ in range(n)]
+        for s, c in plays:
+            by_seat[s].append(c)
+        fitting = FittingDraw(k, fits, by_seat)
+
+        def draw() -> list[list[Card]] | None:
+            return fitting(rng)
+    else:
+        def draw() -> list[list[Card]] | None:
+            return sample_hands(k, rng)
 
     replay = None
     if model is not None and len(plays) > first:

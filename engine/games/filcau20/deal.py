@@ -16,15 +16,23 @@ other two itself. With hands unknown, a player must have his two cards turned
 
 **Rule 8**: a player who bound three trumps and won trick 1 must lead a
 non-trump to trick 2.
+
+**The binding is public**: `calls` keeps every seat's call (pass, closed, a
+binding; a call struck for want of proof is left out) and `binder` the seat
+whose binding won, and `hand_fits` says whether five cards could have made a
+seat's call (the rules of `engine.games.filcau20.binding`): what a player who
+heard the calls knows of the other hands (`engine.analysis` samples with it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.cards import TRUMP, Card
 from engine.deal import Deal, DealRules, Revoke
+from engine.games.filcau20.binding import SUITS, call_refusal, naming_suits, parse_call, trumps_in
 from engine.games.filcau20.messages import Refusal
 
 
@@ -45,10 +53,15 @@ class Filcau20Deal(Deal):
     def __init__(self, game: DealRules, trump: str | None, leader: int,
                  hands: Sequence[Iterable[Card]] | None = None, *,
                  known: Mapping[int, Iterable[Card]] | None = None,
-                 fris: FrisTrick | None = None, rule8: int | None = None) -> None:
+                 fris: FrisTrick | None = None, rule8: int | None = None,
+                 calls: Mapping[int, str] | None = None, binder: int | None = None) -> None:
         super().__init__(game, trump, leader, hands, known=known)
         self.fris = fris
         self.rule8 = rule8
+        #: Each seat's binding call, heard by all (none after a fris).
+        self.calls: dict[int, str] = dict(calls or {})
+        #: The seat whose binding won (it named the trump), if any.
+        self.binder = binder
         self.d1 = game.options["fris_turned_cards_bind"] == "d1"
         pack = self.pack
         self._small = sum(1 << i for i, c in enumerate(pack.cards) if c.rank in "UK")
@@ -89,6 +102,26 @@ class Filcau20Deal(Deal):
 
     def _reached(self, seat: int) -> bool:
         return (seat - self.leader) % self.n <= len(self.trick)
+
+    def hand_fits(self, seat: int, cards: Iterable[Card]) -> bool:
+        """Could `seat`, dealt these five `cards`, have made the call it made
+        (and, the binder, named this trump)? True for a seat that made none."""
+        call = self.calls.get(seat)
+        o = self.game.options
+        if call is None or (call == "pass" and not o["binding_compulsory"]):
+            # An optional pass rules out only the rare closed hand: taken to
+            # tell nothing (checking it would cost the sampler most of its time).
+            return True
+        cards = tuple(cards)
+        named = self.trump if seat == self.binder else None
+        b = parse_call(call)
+        if b is not None:
+            # Quick refusals first: the binding's number of trumps.
+            suits = (named,) if named is not None else SUITS
+            if not any(len(trumps_in(cards, s)) == b.count for s in suits if s is not None):
+                return False
+        return _fits(frozenset(cards), call, named, o["rule7"], o["binding_compulsory"],
+                     o["closed_hand"] == "redeal")
 
     # ----- legality, hands known -----------------------------------------------------
 
@@ -216,3 +249,13 @@ class Filcau20Deal(Deal):
         fris = None if self.fris is None else (self.fris.seat, self.fris.over,
                                               tuple(self.fris.turned))
         return (*super().snapshot(), fris, self.rule8)
+
+
+@lru_cache(maxsize=1 << 16)
+def _fits(hand: frozenset[Card], call: str, named: str | None, rule7: str,
+          compulsory: bool, closed_redeal: bool) -> bool:
+    """`Filcau20Deal.hand_fits`, remembered: sampling asks the same hands often."""
+    cards = sorted(hand, key=lambda c: c.code)
+    if call_refusal(cards, call.removeprefix("bind:"), rule7, compulsory, closed_redeal):
+        return False
+    return named is None or named in naming_suits(cards, rule7)

@@ -470,8 +470,9 @@ class Filcau20Flow(ReplayUndo, HandFlow):
                 leader = self.binder
             if self.binding.count == 3:
                 rule8 = self.binder
+        calls = {s: c for s, c in self.calls if s not in self.struck}
         self.deal = Filcau20Deal(game, self.trump, leader, self.hands, known=known,
-                                 fris=fris, rule8=rule8)
+                                 fris=fris, rule8=rule8, calls=calls, binder=self.binder)
         self.phase = "play"
         if fris is not None:
             self.deal.play(fris.seat, fris.over)

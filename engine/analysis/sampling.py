@@ -1,0 +1,98 @@
+"""Sampled deals that agree with what the calls before play told the table.
+
+`engine.analysis.review.sample_hands` draws the hidden hands from what a
+seat saw in play (its cards, the cards played, the cards shown, the voids
+shown). Some games tell more before the first card: in 20-card Filcău every
+seat's binding call is heard by all ("three, the Under": three trumps, the
+lowest the Under), so the binder holds exactly that many trumps, and a seat
+that passed could not bind (or chose not to). A deal that can say so has
+`hand_fits(seat, cards)`: could the seat, dealt these cards, have made its
+call (`engine.games.filcau20.deal.Filcau20Deal.hand_fits`)?
+
+`FittingDraw` lists, for every other seat the deal constrains, each hand it
+may hold now (its cards still hidden, its voids respected) whose cards,
+with those it already played, fit its call; a draw picks one of those hands
+at random for each such seat (the fewest first, the cards not taken by
+another) and deals the rest with `sample_hands`. A seat with too many hands
+to list (`MAX_HANDS`) is not constrained; if the calls contradict what was
+seen (a player who called what he did not hold, at a table where only the
+winner proves his call), the draw falls back on the plays alone.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from itertools import combinations
+
+from engine import Card
+from engine.analysis.review import Knowledge, sample_hands
+
+#: A seat with more possible hands than this is left unconstrained.
+MAX_HANDS = 20_000
+#: Tries of the constrained seats' hands for each deal drawn.
+TRIES = 20
+
+#: A deal's answer to "could `seat` have held these cards at the deal?"
+Fits = Callable[[int, Sequence[Card]], bool]
+
+
+class FittingDraw:
+    """Draws of the current hands consistent with `k` and with `fits` for
+    every seat but `k.seat`; `played[s]` are the cards seat s played."""
+
+    def __init__(self, k: Knowledge, fits: Fits, played: Sequence[Sequence[Card]]) -> None:
+        self.k = k
+        self.fallback = False
+        #: Per constrained seat: its possible current hands, as bit masks
+        #: over `k.unseen` (index i: the i-th unseen card).
+        self.hands: dict[int, list[int]] = {}
+        index = {c: i for i, c in enumerate(k.unseen)}
+        for s in range(len(k.counts)):
+            if s == k.seat:
+                continue
+            held = [c for c in k.known[s] if c in index]
+            pool = [c for c in k.unseen if c not in k.excluded[s] and c not in held]
+            need = k.counts[s] - len(held)
+            if need < 0 or need > len(pool):
+                continue
+            if math.comb(len(pool), need) > MAX_HANDS:
+                continue
+            base = tuple(played[s]) + tuple(held)
+            out = []
+            for combo in combinations(pool, need):
+                if fits(s, base + combo):
+                    out.append(sum(1 << index[c] for c in (*held, *combo)))
+            if len(out) == math.comb(len(pool), need):
+                continue  # every hand fits: the call tells nothing more
+            if not out:
+                self.fallback = True  # the calls contradict the plays
+                return
+            self.hands[s] = out
+        self.order = sorted(self.hands, key=lambda s: len(self.hands[s]))
+
+    def __call__(self, rng: random.Random) -> list[list[Card]] | None:
+        """Current hands, every seat's included (None if no draw fits)."""
+        k = self.k
+        if self.fallback or not self.hands:
+            return sample_hands(k, rng)
+        for _ in range(TRIES):
+            used = 0
+            known = list(k.known)
+            ok = True
+            for s in self.order:
+                options = [h for h in self.hands[s] if not h & used]
+                if not options:
+                    ok = False
+                    break
+                h = rng.choice(options)
+                used |= h
+                known[s] = tuple(c for i, c in enumerate(k.unseen) if h >> i & 1)
+            if not ok:
+                continue
+            hands = sample_hands(replace(k, known=tuple(known)), rng, tries=5)
+            if hands is not None:
+                return hands
+        return sample_hands(k, rng)
