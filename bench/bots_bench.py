@@ -77,22 +77,30 @@ def play_board(game: Game, state: MatchState, dealt: DealtHands, bots: Sequence[
             seat = deal.turn
             flow.card(seat, bots[teams[seat]].play(deal, seat, deal.hand_of(seat), rng))
             continue
-        if pending.kind == "choose" and pending.seat is not None and _choose(
-                flow, pending.seat, pending.choices, choice_rng):
-            continue
-        kind, who, what = bot_action(flow, dealt.hands, chooser, choice_rng, dealt.shown)
-        assert who is not None and what is not None
-        if kind == "card":
-            assert isinstance(what, Card)
-            flow.card(who, what)
-        else:
-            flow.choose(who, str(what))
+        answer_step(flow, pending, dealt, chooser, choice_rng)
     if flow.deal is None or teams is None:
         return None  # no card played (20-card Filcău: the cards thrown in)
     out = [0, 0]
     for seat, p in enumerate(flow.deal.points):
         out[teams[seat]] += p
     return out
+
+
+def answer_step(flow: HandFlow, pending: Any, dealt: DealtHands, chooser: Bot,
+                rng: random.Random) -> None:
+    """Answer a step of the hand flow that is not a card of the play: a
+    choice made at random but the same in both boards (`_choose`), else what
+    `bot_action` does (the calls before play, a card dealt or shown)."""
+    if pending.kind == "choose" and pending.seat is not None and _choose(
+            flow, pending.seat, pending.choices, rng):
+        return
+    kind, who, what = bot_action(flow, dealt.hands, chooser, rng, dealt.shown)
+    assert who is not None and what is not None
+    if kind == "card":
+        assert isinstance(what, Card)
+        flow.card(who, what)
+    else:
+        flow.choose(who, str(what))
 
 
 def _choose(flow: HandFlow, seat: int, choices: Sequence[str], rng: random.Random) -> bool:

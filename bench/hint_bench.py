@@ -30,12 +30,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots_bench import _choose, hand_flow  # noqa: E402  (bench/ is the script's folder)
+from bots_bench import answer_step, hand_flow  # noqa: E402  (bench/ is the script's folder)
 from solver_bench import baseline, check  # noqa: E402
 
-from engine import Card, Deal, get_game  # noqa: E402
+from engine import Deal, get_game  # noqa: E402
 from engine.analysis.bot import hint, searchable  # noqa: E402
-from engine.bots import RandomBot, SimpleBot, bot_action  # noqa: E402
+from engine.bots import RandomBot, SimpleBot  # noqa: E402
 from table.controller.hint import BUDGET, SAMPLES  # noqa: E402
 
 clock = time.process_time
@@ -66,16 +66,7 @@ def position(game_id: str, tricks: int, rng: random.Random) -> Deal:
                 seat = deal.turn
                 flow.card(seat, bot.play(deal, seat, deal.hand_of(seat), rng))
                 continue
-            if pending.kind == "choose" and pending.seat is not None and _choose(
-                    flow, pending.seat, pending.choices, rng):
-                continue
-            kind, who, what = bot_action(flow, dealt.hands, chooser, rng, dealt.shown)
-            assert who is not None and what is not None
-            if kind == "card":
-                assert isinstance(what, Card)
-                flow.card(who, what)
-            else:
-                flow.choose(who, str(what))
+            answer_step(flow, pending, dealt, chooser, rng)
         # The hand ended first (thrown in, or the position skipped): another.
 
 

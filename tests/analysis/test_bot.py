@@ -144,7 +144,6 @@ def test_the_fris_trick_shows_no_void_to_the_hint() -> None:
     none: their sampled deals contradicted the real one)."""
     game = get_game("filcau20")
     rng = random.Random("fris-hint")
-    hinted = 0
     for _ in range(12):
         deal = fris_deal(game, rng)
         bot = SimpleBot()
@@ -155,5 +154,3 @@ def test_the_fris_trick_shows_no_void_to_the_hint() -> None:
         found = hint(deal, seat, deal.hand_of(seat), random.Random(1), 8)
         assert found is not None, "no deal agreed with what the seat has seen"
         assert found.card in deal.legal_cards()
-        hinted += 1
-    assert hinted == 12
