@@ -50,6 +50,9 @@ class Hub:
             for e in store.entries(name):
                 self.room.apply(e)
         self.connected = False
+        #: Set once the broker has confirmed the hub's subscriptions: from then on
+        #: no message a table sends can pass the hub by.
+        self.subscribed = threading.Event()
         self.refused: dict[str, str] = {}
         self._queue: queue.SimpleQueue[tuple[str, bytes, bool]] = queue.SimpleQueue()
         self._repeated: dict[str, float] = {}
@@ -59,6 +62,7 @@ class Hub:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
         #: Entries received / stored / dropped as resends (the benchmark's figures).
         self.received = 0
         self.stored = 0
@@ -102,8 +106,13 @@ class Hub:
         self.connected = True
         log.info("hub connected to %s", self.broker.url)
 
+    def _on_subscribe(self, client: Any, userdata: Any, mid: Any, reasons: Any,
+                      properties: Any) -> None:
+        self.subscribed.set()
+
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
+        self.subscribed.clear()
         if self.connected:
             log.warning("hub lost the broker %s (%s); reconnecting", self.broker.url,
                         reason_text(reason))

@@ -55,7 +55,8 @@ def test_bad_and_out_of_order_messages_store_nothing_wrong(amqtt: Amqtt, tmp_pat
                                                          caplog):
     entries = session_entries(tmp_path, 20)
     runner = HubRunner(tmp_path, amqtt.url())
-    runner.start()
+    hub = runner.start()
+    assert hub.subscribed.wait(10), "the hub did not subscribe"   # else "not json" may pass it by
     acks: list[int] = []
     got = threading.Event()
     client = make_client(parse_broker(amqtt.url()), "tester", persistent=False)
