@@ -19,6 +19,7 @@ Games with extra steps (binding, melds, draws) subclass `Deal` and override the
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -187,6 +188,21 @@ class Deal:
         cls._plain_legal = all(getattr(cls, name) is getattr(Deal, name)
                                for name in ("_legal", "legal_mask"))
         cls._plain_validate = cls._validate is Deal._validate
+
+    #: What a deal's game and trump fix (the game, its pack, the tables built
+    #: from them): play never changes them, so a copy shares them. Copying them
+    #: cost most of a copy's time (a bot trying a card on a copy of the hand,
+    #: a reading of the hand taken back and replayed).
+    _FIXED: ClassVar[tuple[str, ...]] = ("game", "pack", "tables", "_bytes4", "_outcomes",
+                                         "_follow", "_fast_slot")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        fixed = self._FIXED
+        for name, value in self.__dict__.items():
+            new.__dict__[name] = value if name in fixed else copy.deepcopy(value, memo)
+        return new
 
     def __init__(
         self,

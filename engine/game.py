@@ -54,6 +54,11 @@ class Game:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """A game is its rules, fixed once made (its options and ranking are
+        read, never changed): a copy of a hand or a deal shares it."""
+        return self
+
     # ----- cards ----------------------------------------------------------------
 
     def make_ranking(self) -> Ranking:

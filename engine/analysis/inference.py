@@ -81,20 +81,10 @@ class Replay:
         return count
 
 
-#: A deal's attributes that play never changes (the rules, the pack, the
-#: tables built from them): shared by the copy, not copied (copying them
-#: cost most of the reading's time).
-_FIXED = ("game", "pack", "tables", "_bytes4", "_outcomes", "_follow", "_fast_slot")
-
-
 def _copy(deal: Deal) -> Deal:
-    """A copy of `deal` to take back and replay, sharing what play never changes."""
-    memo: dict[int, object] = {}
-    for name in _FIXED:
-        value = getattr(deal, name, None)
-        if value is not None:
-            memo[id(value)] = value
-    return copy.deepcopy(deal, memo)
+    """A copy of `deal` to take back and replay (it shares what play never
+    changes: `Deal.__deepcopy__`)."""
+    return copy.deepcopy(deal)
 
 
 def fewest_surprises(draw: Callable[[], list[list[Card]] | None], replay: Replay,
