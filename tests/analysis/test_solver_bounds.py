@@ -49,7 +49,7 @@ def test_sure_points_never_exceed_what_best_play_gives(game_id: str, seed: int) 
     side0 = tuple(t == 0 for t in position.teams)
     sure0, sure1 = sure_points(rules.tables.suit_mask[TRUMP], _ties(rules), rules.points,
                                solver.hands, side0)
-    (team0, team1), _ = brute_force(position, _context(game_id))
+    (team0, team1), _ = brute_force(position, _context(game_id), memo={})
     assert sure0 <= team0
     assert sure1 <= team1
     assert team0 + team1 == solver.rem
@@ -69,7 +69,7 @@ def test_sure_points_are_found_when_a_side_holds_the_top_trumps() -> None:
     sure = sure_points(rules.tables.suit_mask[TRUMP], _ties(rules), rules.points,
                        solver.hands, (True, False, True, False))
     assert sure == (21, 0)
-    (team0, _), _ = brute_force(position)
+    (team0, _), _ = brute_force(position, memo={})
     assert team0 >= 21
 
 
@@ -104,7 +104,7 @@ def test_every_fail_soft_answer_holds(game_id: str, seed: int) -> None:
     ctx = _context(game_id)
     family = game.legal_family_for(**ctx) if ctx else None
     position = replace(random_ending(game, rng, TRICKS, family), won=(0, 0))
-    (team0, _), _ = brute_force(position, ctx)
+    (team0, _), _ = brute_force(position, ctx, memo={})
     solver, _ = load(position)
     needs = list(range(-1, solver.rem + 2))
     rng.shuffle(needs)
