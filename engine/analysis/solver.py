@@ -186,7 +186,8 @@ class Solver:
         side of it, before halving what is left."""
         s = self._s
         lo, hi = 0, s.rem
-        if not s.trick:
+        if not s.trick and self.tt:
+            # (An empty table, as in a new solver, is not worth the key.)
             found = self.tt.get(s.key())
             if found is not None:
                 lo, hi = max(lo, found[0]), min(hi, found[1])
