@@ -24,7 +24,7 @@ def test_the_solver_agrees_with_the_brute_force_under_rule_8():
         p = random_ending(game, rng, 4 if i % 2 else 3)
         # The restriction bites at the next lead: the leader now, or whoever
         # wins the trick under way.
-        cards = len(p.hands[p.leader]) - (1 if p.trick else 0)
+        cards = len(p.hands[p.leader])   # (a leader who has played holds the next lead's count)
         seat = rng.randrange(game.players) if p.trick else p.leader
         p = dataclasses.replace(p, no_trump_lead=(seat, cards))
         points, values = brute_force(p, memo={})
