@@ -3,8 +3,9 @@
 Run with `.venv/bin/python bench/solver_ab.py REV [GAME:DEALS[:values][:tN] ...]`
 (default `filicau:20 filicau:20:values filko:20 filko_hats:10`), on one core;
 `:tN` deals only the last N tricks (`sueca:200:t4`: endings of 4 tricks).
-`REV` is a git revision whose `engine/analysis/solver.py` is loaded beside
-the current one (`git show`); both solve every deal, in turns (the order
+`REV` is a git revision whose `engine/analysis/solver.py` (and its
+generated search, `searchcode.py`, where it has one) is loaded beside the
+current one (`git show`); both solve every deal, in turns (the order
 swaps each deal), in one process, and must give the same values. Printed per
 case: CPU seconds and nodes of each, and the ratios. On a shared machine this
 is the reliable comparison: both versions meet the same load.
@@ -34,15 +35,35 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def previous_solver(rev: str) -> ModuleType:
-    """`engine/analysis/solver.py` at `rev`, loaded as its own module."""
-    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:engine/analysis/solver.py"],
-                            check=True, capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "previous_solver.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("previous_solver", path)
+    """`engine/analysis/solver.py` at `rev`, loaded as its own module, with
+    the generated search (`engine/analysis/searchcode.py`) of the same `rev`
+    where it has one."""
+    saved = sys.modules.get("engine.analysis.searchcode")
+    try:
+        code = _load(rev, "searchcode")
+        if code is not None:
+            sys.modules["engine.analysis.searchcode"] = code
+        module = _load(rev, "solver")
+        assert module is not None, f"no engine/analysis/solver.py at {rev}"
+        return module
+    finally:
+        if saved is not None:
+            sys.modules["engine.analysis.searchcode"] = saved
+
+
+def _load(rev: str, name: str) -> ModuleType | None:
+    """`engine/analysis/{name}.py` at `rev` as the module `previous_{name}`
+    (None where `rev` has no such file)."""
+    got = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:engine/analysis/{name}.py"],
+                         capture_output=True, text=True)
+    if got.returncode:
+        return None
+    path = Path(tempfile.mkdtemp()) / f"previous_{name}.py"
+    path.write_text(got.stdout)
+    spec = importlib.util.spec_from_file_location(f"previous_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["previous_solver"] = module  # dataclasses look their module up
+    sys.modules[f"previous_{name}"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
