@@ -41,6 +41,11 @@ The techniques (each measured in bench/solver_bench.py):
 * **move ordering**: the leader tries the top remaining card of a suit first,
   then low cards; a follower whose side is winning gives points, one whose
   side is losing wins as cheaply as it can, or else throws its least.
+* **a search written per shape** (`engine.analysis.searchcode`): the trick
+  play and the trick boundary are generated once per number of seats,
+  seating of sides, kind of legal family, lead rule and trumps, one function
+  per position in the trick and seat, so a node asks none of those
+  questions; the position's state travels in the calls' arguments.
 """
 
 from __future__ import annotations
@@ -286,7 +291,10 @@ class Solver:
 class _Search:
     """The search proper: the position it works on and the recursive yes/no
     search over it, written for speed (tables bound to locals, no method
-    lookups in the loop)."""
+    lookups in the loop; the trick play and trick boundaries generated per
+    shape by `engine.analysis.searchcode`). Its interface: `hands`, `trick`,
+    `leader`, `gone`, `rem`, `small` (the position loaded), `key()`,
+    `boundary(need)` and `play(seat, need, led, bseat, bkey, tpts)`."""
 
     def __init__(self, rules: SolverRules, side0: tuple[bool, ...],
                  tt: dict[int, tuple[int, int]], stats: Stats,

@@ -5,6 +5,10 @@ that changes a later answer (its state lives in the calls' arguments)."""
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +68,23 @@ def test_the_generated_source_answers_the_fixed_questions_in_the_code() -> None:
     assert "me.trick.append(b)" in generic and "legal_mask(" in generic
     assert generic.count("ntl_cards and") == 1  # only seat 2 leads under the rule
     assert "sure_points(" not in generic  # no trumps, no top-trumps bound
+
+
+@pytest.mark.parametrize("seats", [4, 5, 6])
+def test_every_generated_shape_is_clean_python(seats: int, tmp_path: Path) -> None:
+    """pyflakes (ruff's F rules) over the generated code of every kind of
+    shape: no name it uses is missing, no branch refers to a function that
+    was not generated, whether or not a test's deals reach it."""
+    paths = []
+    for follow in (True, False):
+        for ntl in (-1, 1):
+            for trumps in (True, False):
+                side0 = tuple(s % 2 == 0 for s in range(seats))
+                path = tmp_path / f"shape_{follow}_{ntl}_{trumps}.py"
+                path.write_text(source(Shape(side0, follow, ntl, trumps)))
+                paths.append(str(path))
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    proc = subprocess.run([ruff, "check", "--no-cache", "--isolated", "--select", "F",
+                           "--output-format", "concise", *paths],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
