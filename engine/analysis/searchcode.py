@@ -272,6 +272,7 @@ def _last(shape: Shape, s: int) -> list[str]:
     restore = [f"hands[{s}] = hand"] + (["me.trick = trick"] if keep else [])
     body += _block("""
         kt = keytab[led]
+        g = gone | tb
         other = Bs[bseat]
         other0 = side0[bseat]
         best = {best}
@@ -300,15 +301,17 @@ def _settle(side0: bool, s: int, boundary: str) -> list[str]:
             elif need - tp > left:
                 r = rem
             else:
-                hands[{s}] = hand ^ (1 << b)
-                r = {boundary}(need - tp, gone | tb | (1 << b), left) + tp
+                bit = 1 << b
+                hands[{s}] = hand ^ bit
+                r = {boundary}(need - tp, g | bit, left) + tp
         """, s=s, boundary=boundary)
     return _block("""
         if need > left:
             r = left
         else:
-            hands[{s}] = hand ^ (1 << b)
-            r = {boundary}(need, gone | tb | (1 << b), left)
+            bit = 1 << b
+            hands[{s}] = hand ^ bit
+            r = {boundary}(need, g | bit, left)
     """, s=s, boundary=boundary)
 
 
@@ -327,17 +330,17 @@ def _boundary(shape: Shape, s: int) -> list[str]:
         raw = f"({raw}) << nbits | hands[{a}]"
     lines = [f"def B{s}(need: int, gone: int, rem: int) -> int:",
              f"    lh = hands[{s}]",
-             "    if lh & (lh - 1) == 0:",
+             "    cards = lh.bit_count()",
+             "    if cards <= 1:",
              "        # The last trick: every card is forced."]
     lines += ["        " + x for x in last]
     body = _block("""
         if stats.limit and stats.nodes > stats.limit:
             raise SearchLimit(stats.nodes)
-        rest = lh & (lh - 1)
         # The last two tricks: searched by `ending2`.
-        two = rest & (rest - 1) == 0
+        two = cards == 2
         raw = {raw}
-        if me.small or lh.bit_count() <= RAW_CARDS:
+        if me.small or cards <= RAW_CARDS:
             # Bounds kept by the raw position (cheaper than the key, for
             # the few positions that recur this late or in a small search).
             found = ends.get(raw)

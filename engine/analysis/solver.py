@@ -412,7 +412,7 @@ class _Search:
                     else:
                         scored.append(top - (p + power[top]) * _MOVES)
             scored.sort(reverse=True)
-            return tuple(v & _MOVE_MASK for v in scored)
+            return tuple([v & _MOVE_MASK for v in scored])
 
         def ending2(seat: int, i: int, led: int, bseat: int, bkey: int, tpts: int, rem: int,
                     alpha: int, beta: int) -> int:
