@@ -70,7 +70,7 @@ def test_the_generated_source_answers_the_fixed_questions_in_the_code() -> None:
     assert "sure_points(" not in generic  # no trumps, no top-trumps bound
 
 
-@pytest.mark.parametrize("seats", [4, 5, 6])
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_every_generated_shape_is_clean_python(seats: int, tmp_path: Path) -> None:
     """pyflakes (ruff's F rules) over the generated code of every kind of
     shape: no name it uses is missing, no branch refers to a function that
