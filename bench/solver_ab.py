@@ -11,7 +11,11 @@ case: CPU seconds and nodes of each, and the ratios. On a shared machine this
 is the reliable comparison: both versions meet the same load. The garbage
 collector runs before each timed solve, outside the timing: a dropped
 solver's tables sit in reference cycles, and collecting one version's
-inside the other's timing skewed the ratios (by up to 1.2 times).
+inside the other's timing skewed the ratios (1.05-1.09 times on whole deals
+of Filicău and Filkó on 2026-11-25). Some changes still measure otherwise
+here than in a process of their own (a node counter removed: 1.28 times
+here, 1.03 times one version a process): confirm a gain with
+`bench/solver_bench.py` run for each version.
 """
 
 from __future__ import annotations
