@@ -3,16 +3,25 @@
 Run with `.venv/bin/python bench/solver_ab.py REV [GAME:DEALS[:values][:tN] ...]`
 (default `filicau:20 filicau:20:values filko:20 filko_hats:10`), on one core;
 `:tN` deals only the last N tricks (`sueca:200:t4`: endings of 4 tricks).
-`REV` is a git revision whose `engine/analysis/solver.py` is loaded beside
-the current one (`git show`); both solve every deal, in turns (the order
+`REV` is a git revision whose `engine/analysis/solver.py` (and its
+generated search, `searchcode.py`, where it has one) is loaded beside the
+current one (`git show`); both solve every deal, in turns (the order
 swaps each deal), in one process, and must give the same values. Printed per
 case: CPU seconds and nodes of each, and the ratios. On a shared machine this
-is the reliable comparison: both versions meet the same load.
+is the reliable comparison: both versions meet the same load. The garbage
+collector runs before each timed solve, outside the timing: a dropped
+solver's tables sit in reference cycles, and collecting one version's
+inside the other's timing skewed the ratios (1.05-1.09 times on whole deals
+of Filicău and Filkó on 2026-11-25). Some changes still measure otherwise
+here than in a process of their own (a node counter removed: 1.28 times
+here, 1.03 times one version a process): confirm a gain with
+`bench/solver_bench.py` run for each version.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import random
 import statistics
@@ -34,15 +43,35 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def previous_solver(rev: str) -> ModuleType:
-    """`engine/analysis/solver.py` at `rev`, loaded as its own module."""
-    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:engine/analysis/solver.py"],
-                            check=True, capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "previous_solver.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("previous_solver", path)
+    """`engine/analysis/solver.py` at `rev`, loaded as its own module, with
+    the generated search (`engine/analysis/searchcode.py`) of the same `rev`
+    where it has one."""
+    saved = sys.modules.get("engine.analysis.searchcode")
+    try:
+        code = _load(rev, "searchcode")
+        if code is not None:
+            sys.modules["engine.analysis.searchcode"] = code
+        module = _load(rev, "solver")
+        assert module is not None, f"no engine/analysis/solver.py at {rev}"
+        return module
+    finally:
+        if saved is not None:
+            sys.modules["engine.analysis.searchcode"] = saved
+
+
+def _load(rev: str, name: str) -> ModuleType | None:
+    """`engine/analysis/{name}.py` at `rev` as the module `previous_{name}`
+    (None where `rev` has no such file)."""
+    got = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:engine/analysis/{name}.py"],
+                         capture_output=True, text=True)
+    if got.returncode:
+        return None
+    path = Path(tempfile.mkdtemp()) / f"previous_{name}.py"
+    path.write_text(got.stdout)
+    spec = importlib.util.spec_from_file_location(f"previous_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["previous_solver"] = module  # dataclasses look their module up
+    sys.modules[f"previous_{name}"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -63,6 +92,9 @@ def compare(old: ModuleType, game_id: str, deals: int, values: bool,
         for name, cls in order:
             s = cls(rules, p.teams)
             s.load(hands, [], p.leader)
+            # The other version's dropped solvers are garbage in reference
+            # cycles (big tables): collected here, not inside the next timing.
+            gc.collect()
             t0 = clock()
             got[name] = s.card_values() if values else s.value()
             times[name].append(clock() - t0)

@@ -41,6 +41,11 @@ The techniques (each measured in bench/solver_bench.py):
 * **move ordering**: the leader tries the top remaining card of a suit first,
   then low cards; a follower whose side is winning gives points, one whose
   side is losing wins as cheaply as it can, or else throws its least.
+* **a search written per shape** (`engine.analysis.searchcode`): the trick
+  play and the trick boundary are generated once per number of seats,
+  seating of sides, kind of legal family, lead rule and trumps, one function
+  per position in the trick and seat, so a node asks none of those
+  questions; the position's state travels in the calls' arguments.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from dataclasses import dataclass
 
 from engine.analysis.bounds import sure_points
 from engine.analysis.rules import SolverRules
+from engine.analysis.searchcode import Shape, search_factory
 from engine.cards import TRUMP
 from engine.legal import BY_LED_SUIT, follow_table, legal_mask
 
@@ -286,7 +292,10 @@ class Solver:
 class _Search:
     """The search proper: the position it works on and the recursive yes/no
     search over it, written for speed (tables bound to locals, no method
-    lookups in the loop)."""
+    lookups in the loop; the trick play and trick boundaries generated per
+    shape by `engine.analysis.searchcode`). Its interface: `hands`, `trick`,
+    `leader`, `gone`, `rem`, `small` (the position loaded), `key()`,
+    `boundary(need)` and `play(seat, need, led, bseat, bkey, tpts)`."""
 
     def __init__(self, rules: SolverRules, side0: tuple[bool, ...],
                  tt: dict[int, tuple[int, int]], stats: Stats,
@@ -340,12 +349,10 @@ class _Search:
         ends: dict[int, tuple[int, int]] = {}
         last_hand = n - 1
 
-        def key() -> int:
-            # The renumbered key of a raw position (the hands as they are, the
-            # leader), remembered: the searches for each `need` revisit them.
-            raw = me.leader
-            for h in hands:
-                raw = (raw << nbits) | h
+        def key_of(raw: int, leader: int) -> int:
+            # The renumbered key of the raw position `raw` (the leader, then
+            # each hand, `nbits` bits each) led by `leader`, remembered: the
+            # searches for each `need` revisit them.
             k = memo.get(raw)
             if k is not None:
                 return k
@@ -364,246 +371,11 @@ class _Search:
                         block += spread[cs | ((hands[i] >> sh) & 255)] * code
                     k |= block << pos
                     pos += wcount[c]
-            k = k << 4 | me.leader
+            k = k << 4 | leader
             if len(memo) > 500_000:
                 memo.clear()
             memo[raw] = k
             return k
-
-        def boundary(need: int) -> int:
-            # Fail-soft: a result r >= need says side 0 can take at least r
-            # of the points still out; r < need says at most r.
-            if need <= 0:
-                return 0
-            rem = me.rem
-            if need > rem:
-                return rem
-            leader = me.leader
-            lh = hands[leader]
-            if lh & (lh - 1) == 0:
-                # The last trick: every card is forced.
-                b = lh.bit_length() - 1
-                kt = keytab[eff[b]]
-                bseat, bkey = leader, kt[b]
-                for i in range(1, n):
-                    s = (leader + i) % n
-                    k = kt[hands[s].bit_length() - 1]
-                    if k > bkey:
-                        bseat, bkey = s, k
-                stats.nodes += n
-                return rem if side0[bseat] else 0
-            if stats.limit and stats.nodes > stats.limit:
-                raise SearchLimit(stats.nodes)
-            rest = lh & (lh - 1)
-            # The last two tricks: searched by `ending2`.
-            two = rest & (rest - 1) == 0
-            if me.small or lh.bit_count() <= RAW_CARDS:
-                # Bounds kept by the raw position (cheaper than `key`, for
-                # the few positions that recur this late or in a small search).
-                raw = leader
-                for h in hands:
-                    raw = (raw << nbits) | h
-                found = ends.get(raw)
-                if found is None:
-                    lo, hi = 0, rem
-                else:
-                    lo, hi = found
-                    if lo >= need:
-                        return lo
-                    if hi < need:
-                        return hi
-                if two:
-                    r = ending2(leader, 0, -1, -1, -2, 0, rem, need - 1, need)
-                else:
-                    r = play(leader, need, -1, -1, -2, 0)
-                if r >= need:
-                    lo = r
-                else:
-                    hi = r
-                if len(ends) > 500_000:
-                    ends.clear()
-                ends[raw] = (lo, hi)
-                return r
-            stats.probes += 1
-            k = key()
-            found = tt.get(k)
-            if found is not None:
-                lo, hi = found
-                if lo >= need:
-                    stats.hits += 1
-                    return lo
-                if hi < need:
-                    stats.hits += 1
-                    return hi
-            else:
-                lo, hi = 0, rem
-                if trumps:
-                    sure0, sure1 = sure_points(trumps, tie, points, hands, side0)
-                    lo, hi = sure0, rem - sure1
-                    if lo >= need or hi < need:
-                        stats.hits += 1
-                        if len(tt) >= TT_LIMIT:
-                            tt.clear()
-                        tt[k] = (lo, hi)
-                        return lo if lo >= need else hi
-            if two:
-                r = ending2(leader, 0, -1, -1, -2, 0, rem, need - 1, need)
-            else:
-                r = play(leader, need, -1, -1, -2, 0)
-            if r >= need:
-                lo = r
-            else:
-                hi = r
-            if len(tt) >= TT_LIMIT:
-                tt.clear()
-            tt[k] = (lo, hi)
-            return r
-
-        def play(seat: int, need: int, led: int, bseat: int, bkey: int, tpts: int) -> int:
-            # Fail-soft like `boundary`, for the points from the start of
-            # this trick (its own cards included).
-            stats.nodes += 1
-            trick = me.trick
-            hand = hands[seat]
-            if bseat < 0:
-                legal = hand
-                if seat == ntl_seat and hand.bit_count() == ntl_cards and legal & plain:
-                    legal &= plain
-            elif follow is not None:
-                first, second = follow[led]
-                legal = hand & first or hand & second or hand
-            else:
-                legal = legal_mask(family, tables, hand, trick, undertrump)
-            if legal & (legal - 1) == 0:
-                b = legal.bit_length() - 1
-                if len(trick) != last_hand:
-                    # A forced card before the trick's last: its answer is
-                    # the next seat's.
-                    hands[seat] = hand ^ legal
-                    trick.append(b)
-                    if bseat < 0:
-                        r = play(next_seat[seat], need, eff[b], seat, power[b], tpts + points[b])
-                    else:
-                        k = keytab[led][b]
-                        if k > bkey:
-                            r = play(next_seat[seat], need, led, seat, k, tpts + points[b])
-                        else:
-                            r = play(next_seat[seat], need, led, bseat, bkey, tpts + points[b])
-                    trick.pop()
-                    hands[seat] = hand
-                    return r
-                moves: Sequence[int] = (b,)
-            else:
-                # One card per class of interchangeable cards, best guesses
-                # first: a pure function of the legal cards, the cards gone
-                # beside them and (following) which of them win the trick
-                # and whose side is winning it, so remembered by those.
-                gone = me.gone
-                low = legal & -legal
-                if bseat < 0:
-                    # The lead: the gone cards of each suit it may lead,
-                    # from its lowest card in the suit up (they make its
-                    # classes and tell which card is the suit's top).
-                    rel = 0
-                    for sm in suit_masks:
-                        ls = legal & sm
-                        if ls:
-                            rel |= sm & -(ls & -ls)
-                    mk = (legal << nbits | (gone & rel)) << 2
-                else:
-                    # Following: the gone cards between the legal ones.
-                    span = gone & ((1 << legal.bit_length()) - low)
-                    if side0[seat] == side0[bseat]:
-                        mk = (legal << nbits | span) << 2 | 1
-                    else:
-                        mk = (((legal & beats[led][bkey]) << nbits | legal) << nbits
-                              | span) << 2 | 2
-                found = orders.get(mk)
-                if found is None:
-                    if len(orders) > 200_000:
-                        orders.clear()
-                    found = orders[mk] = order_moves(legal, gone, mk & 3, led, bkey)
-                moves = found
-            maxi = side0[seat]
-            if len(trick) == last_hand:
-                # The last card of the trick: the trick is settled here, and
-                # the next trick's trivial answers are given without a call.
-                saved_leader, saved_gone, rem = me.leader, me.gone, me.rem
-                tb = saved_gone
-                for x in trick:
-                    tb |= 1 << x
-                me.trick = []
-                best = -1 if maxi else 1 << 30
-                kt = keytab[led]
-                try:
-                    for b in moves:
-                        nbs = seat if kt[b] > bkey else bseat
-                        tp = tpts + points[b]
-                        left = rem - tp
-                        if side0[nbs]:
-                            if need - tp <= 0:
-                                r = tp
-                            elif need - tp > left:
-                                r = rem
-                            else:
-                                hands[seat] = hand ^ (1 << b)
-                                me.leader = nbs
-                                me.gone = tb | (1 << b)
-                                me.rem = left
-                                r = boundary(need - tp) + tp
-                        elif need > left:
-                            r = left
-                        else:
-                            hands[seat] = hand ^ (1 << b)
-                            me.leader = nbs
-                            me.gone = tb | (1 << b)
-                            me.rem = left
-                            r = boundary(need)
-                        if maxi:
-                            if r >= need:
-                                return r
-                            if r > best:
-                                best = r
-                        else:
-                            if r < need:
-                                return r
-                            if r < best:
-                                best = r
-                    return best
-                finally:
-                    hands[seat] = hand
-                    me.trick = trick
-                    me.leader, me.gone, me.rem = saved_leader, saved_gone, rem
-            nxt = next_seat[seat]
-            best = -1 if maxi else 1 << 30
-            for b in moves:
-                if bseat < 0:
-                    nled = eff[b]
-                    k = power[b]
-                else:
-                    nled = led
-                    k = keytab[led][b]
-                hands[seat] = hand ^ (1 << b)
-                trick.append(b)
-                if k > bkey:
-                    r = play(nxt, need, nled, seat, k, tpts + points[b])
-                else:
-                    r = play(nxt, need, nled, bseat, bkey, tpts + points[b])
-                trick.pop()
-                if maxi:
-                    if r >= need:
-                        hands[seat] = hand
-                        return r
-                    if r > best:
-                        best = r
-                else:
-                    if r < need:
-                        hands[seat] = hand
-                        return r
-                    if r < best:
-                        best = r
-            hands[seat] = hand
-            return best
 
         def order_moves(legal: int, gone: int, kind: int, led: int, bkey: int) -> tuple[int, ...]:
             # One card per class of interchangeable cards, best guesses first
@@ -641,7 +413,7 @@ class _Search:
                     else:
                         scored.append(top - (p + power[top]) * _MOVES)
             scored.sort(reverse=True)
-            return tuple(v & _MOVE_MASK for v in scored)
+            return tuple([v & _MOVE_MASK for v in scored])
 
         def ending2(seat: int, i: int, led: int, bseat: int, bkey: int, tpts: int, rem: int,
                     alpha: int, beta: int) -> int:
@@ -710,6 +482,47 @@ class _Search:
                         if best < beta:
                             beta = best
             return best
+
+        # The search proper: generated per shape (`engine.analysis.searchcode`).
+        shape = Shape(side0, follow is not None, ntl_seat, trumps != 0)
+        bounds, plays = search_factory(shape)(
+            hands=hands, me=me, stats=stats, tt=tt, ends=ends, orders=orders,
+            order_moves=order_moves, ending2=ending2, key_of=key_of, sure_points=sure_points,
+            keytab=keytab, eff=eff, power=power, points=points, beats=beats,
+            suit_masks=suit_masks, follow=follow, family=family, tables=tables,
+            undertrump=undertrump, legal_mask=legal_mask, plain=plain, ntl_cards=ntl_cards,
+            trumps=trumps, tie=tie, side0=side0, nbits=nbits, SearchLimit=SearchLimit,
+            TT_LIMIT=TT_LIMIT, RAW_CARDS=RAW_CARDS)
+
+        def key() -> int:
+            # The renumbered key of the position loaded.
+            raw = me.leader
+            for h in hands:
+                raw = (raw << nbits) | h
+            return key_of(raw, me.leader)
+
+        def boundary(need: int) -> int:
+            # Fail-soft: a result r >= need says side 0 can take at least r
+            # of the points still out; r < need says at most r.
+            if need <= 0:
+                return 0
+            rem = me.rem
+            if need > rem:
+                return rem
+            return bounds[me.leader](need, me.gone, rem)
+
+        def play(seat: int, need: int, led: int, bseat: int, bkey: int, tpts: int) -> int:
+            # Fail-soft like `boundary`, for the points from the start of
+            # this trick (its own cards included), `seat` to play to the
+            # trick loaded (`led`, the winning seat `bseat` and its key
+            # `bkey`, its points `tpts`).
+            trick = me.trick
+            if not trick:
+                return plays[0][seat](need, me.gone, me.rem)
+            tb = 0
+            for x in trick:
+                tb |= 1 << x
+            return plays[len(trick)][seat](need, led, bseat, bkey, tpts, me.gone, me.rem, tb)
 
         self.key = key
         self.boundary = boundary

@@ -1,0 +1,90 @@
+"""The generated search (`engine.analysis.searchcode`): compiled once per
+shape of game, and a search stopped by its node limit leaves nothing behind
+that changes a later answer (its state lives in the calls' arguments)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import get_game
+from engine.analysis import SearchLimit, Solver
+from engine.analysis.position import hand_masks
+from engine.analysis.rules import solver_rules
+from engine.analysis.searchcode import Shape, search_factory, source
+from tests.analysis.helpers import random_ending
+
+
+@pytest.mark.parametrize("game_id", ["filicau", "filko5", "fildinsky"])
+def test_a_search_cut_by_its_limit_leaves_the_solver_as_good_as_new(game_id: str) -> None:
+    game = get_game(game_id)
+    rng = random.Random(game_id)
+    family = game.legal_family_for(stock_empty=True) if game_id == "fildinsky" else None
+    stopped = 0
+    for _ in range(20):
+        p = random_ending(game, rng, 6, family)
+        rules = solver_rules(game, p.trump, p.family)
+        hands, _ = hand_masks(p, rules)
+        trick = [rules.mask_of([c]).bit_length() - 1 for c in p.trick]
+        fresh = Solver(rules, p.teams)
+        fresh.load(hands, trick, p.leader)
+        expected = fresh.card_values()
+        reused = Solver(rules, p.teams)
+        reused.load(hands, trick, p.leader)
+        reused.stats.limit = 30
+        try:
+            reused.card_values()
+        except SearchLimit:
+            stopped += 1
+        reused.stats.limit = 0
+        reused.load(hands, trick, p.leader)
+        assert reused.card_values() == expected
+    assert stopped >= 10
+
+
+def test_the_search_is_compiled_once_per_shape() -> None:
+    game = get_game("filicau")
+    rules = solver_rules(game, game.pack.suits[0])
+    shape = Shape((True, False, True, False), True, -1, True)
+    factory = search_factory(shape)
+    Solver(rules, (0, 1, 0, 1))
+    Solver(rules, (0, 1, 0, 1))
+    assert search_factory(shape) is factory
+    assert search_factory(Shape((False, True, False, True), True, -1, True)) is not factory
+
+
+def test_the_generated_source_answers_the_fixed_questions_in_the_code() -> None:
+    """Four seats, follow table, no lead rule: no trick list, no call of the
+    legal family, no test of the lead rule; the generic family keeps them."""
+    follow = source(Shape((True, False, True, False), True, -1, True))
+    assert "me.trick" not in follow and "legal_mask(" not in follow
+    assert "ntl_cards and" not in follow
+    generic = source(Shape((True, False, True, False), False, 2, False))
+    assert "me.trick.append(b)" in generic and "legal_mask(" in generic
+    assert generic.count("ntl_cards and") == 1  # only seat 2 leads under the rule
+    assert "sure_points(" not in generic  # no trumps, no top-trumps bound
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_every_generated_shape_is_clean_python(seats: int, tmp_path: Path) -> None:
+    """pyflakes (ruff's F rules) over the generated code of every kind of
+    shape: no name it uses is missing, no branch refers to a function that
+    was not generated, whether or not a test's deals reach it."""
+    paths = []
+    for follow in (True, False):
+        for ntl in (-1, 1):
+            for trumps in (True, False):
+                side0 = tuple(s % 2 == 0 for s in range(seats))
+                path = tmp_path / f"shape_{follow}_{ntl}_{trumps}.py"
+                path.write_text(source(Shape(side0, follow, ntl, trumps)))
+                paths.append(str(path))
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    proc = subprocess.run([ruff, "check", "--no-cache", "--isolated", "--select", "F",
+                           "--output-format", "concise", *paths],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
