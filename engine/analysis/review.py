@@ -8,8 +8,10 @@ Two views of each card:
 * **sampled** (perfect-information Monte Carlo): fair to what the player
   could know. Deals consistent with everything the player had seen (their
   own cards, every card played and by whom, the cards shown to everybody,
-  the suits each seat showed it lacked) are drawn at random and solved; the
-  card's loss is its average loss over them.
+  the suits each seat showed it lacked, the calls heard before play: 20-card
+  Filcău's binding) are drawn at random (`engine.analysis.sampling`, as the
+  bots draw theirs) and solved; the card's loss is its average loss over
+  them.
 
 A card is *flagged* when it cost at least one point on average (sampled
 view when there is one, else double dummy) or changed the hand's result.
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +44,7 @@ from engine.analysis.position import (
     teams_of,
 )
 from engine.analysis.rules import solver_rules
+from engine.analysis.sampling import Fits, FittingDraw, Knowledge, sample_hands
 from engine.analysis.solver import SearchLimit
 
 #: Nodes a review may spend on one position before it gives up on that card.
@@ -79,6 +82,17 @@ class HandRecord:
     #: each play, the game's scoring and where the hand stood (unused won
     #: cards, Sevens that scored), and each seat's points in the hand so far.
     extras: tuple[tuple[Extras, tuple[int, int]], ...] | None = None
+    #: The calls every seat heard before play (20-card Filcău's binding: the
+    #: deal's `calls`, by seat) and the seat whose binding won; the fair view
+    #: draws only deals that fit them (`engine.analysis.sampling`). None: the
+    #: game has no calls, or the record does not carry them.
+    calls: Mapping[int, str] | None = None
+    binder: int | None = None
+    #: The game has calls before play, but this hand's are not on record (its
+    #: trumps were given, not bound): its fair view follows the plays alone.
+    calls_unknown: bool = False
+    #: The deal's class, which answers whether a hand fits a call (`fits`).
+    deal_class: type[Deal] | None = None
 
     def special(self, index: int) -> bool:
         """Is play `index` in a trick with rules of its own (the fris trick)?"""
@@ -112,6 +126,19 @@ class HandRecord:
         return Position(game, self.trump, tuple(tuple(h) for h in held), tuple(trick), leader,
                         self.teams, (won[0], won[1]), self.family, self.no_trump_lead,
                         first_trick, extras)
+
+    def fits(self) -> Fits | None:
+        """The game's answer to "could this seat, dealt these cards, have made
+        the call it made?" for this hand's calls (None: no call to fit)."""
+        if not self.calls or self.deal_class is None:
+            return None
+        # The game's own deal, with the calls and nothing else (hands
+        # unknown), answers it: the rule is written there only.
+        make: Any = self.deal_class
+        deal = make(self.game, self.trump, self.leader, None, calls=dict(self.calls),
+                    binder=self.binder)
+        fits: Fits = deal.hand_fits
+        return fits
 
 
 @dataclass(frozen=True)
@@ -190,11 +217,17 @@ def record_of(deal: Deal, state: MatchState | None = None,
     teams = teams_of(deal)
     extras = _extras_before_each_play(deal, len(plays)) if family is not None and plays \
         else None
+    # The calls before play, heard by all (20-card Filcău's binding). A hand
+    # with none and no fris had its trumps given: its calls are not known.
+    heard: Mapping[int, str] | None = getattr(deal, "calls", None)
+    calls = dict(heard) if heard else None
+    calls_unknown = heard is not None and not heard and fris is None
     return HandRecord(game, deal.trump, first_leader, tuple(tuple(h) for h in initial),
                       tuple(plays), teams,
                       {s: tuple(cs) for s, cs in (public or {}).items()}, state,
                       frozenset(skipped), family, first, no_trump_lead_of(deal), first_trick,
-                      extras)
+                      extras, calls, getattr(deal, "binder", None) if calls else None,
+                      calls_unknown, type(deal) if calls else None)
 
 
 def _extras_before_each_play(deal: Deal, plays: int
@@ -276,21 +309,6 @@ def _judged(record: HandRecord, i: int, seat: int, c: Card, a: Analysis, n: int
 # ----- what a player could know, and deals consistent with it --------------------------
 
 
-@dataclass(frozen=True)
-class Knowledge:
-    """What `seat` knew before play `index`: its cards, every card played,
-    the cards each other seat is known to hold (shown) or cannot hold
-    (shown void), and how many cards each seat still holds."""
-
-    seat: int
-    index: int
-    own: tuple[Card, ...]
-    known: tuple[tuple[Card, ...], ...]
-    excluded: tuple[frozenset[Card], ...]
-    counts: tuple[int, ...]
-    unseen: tuple[Card, ...]
-
-
 def knowledge(record: HandRecord, index: int) -> Knowledge:
     """What the player of play `index` knew then."""
     game = record.game
@@ -360,40 +378,20 @@ def _unseen(record: HandRecord, played: list[Card], own: Sequence[Card]) -> list
     return rest
 
 
-def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50
-                 ) -> list[list[Card]] | None:
-    """Current hands consistent with `k`, drawn at random (None if every try
-    ran into a dead end)."""
-    n = len(k.counts)
-    for _ in range(tries):
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        hands[k.seat] = list(k.own)
-        room = list(k.counts)
-        room[k.seat] = 0
-        rest = list(k.unseen)
-        for s in range(n):
-            for c in k.known[s]:
-                if c in rest:
-                    rest.remove(c)
-                    hands[s].append(c)
-                    room[s] -= 1
-        rng.shuffle(rest)
-        allowed = {id(c): [s for s in range(n) if s != k.seat and c not in k.excluded[s]]
-                   for c in rest}
-        rest.sort(key=lambda c: len(allowed[id(c)]))
-        ok = True
-        for c in rest:
-            choices = [s for s in allowed[id(c)] if room[s] > 0]
-            if not choices:
-                ok = False
-                break
-            weights = [room[s] for s in choices]
-            s = rng.choices(choices, weights)[0]
-            hands[s].append(c)
-            room[s] -= 1
-        if ok and all(r == 0 for r in room):
-            return hands
-    return None
+def draw_for(record: HandRecord, index: int, k: Knowledge | None = None
+             ) -> Callable[[random.Random], list[list[Card]] | None]:
+    """Draws of the current hands the player of play `index` could not tell
+    from the real ones: consistent with what he saw (`knowledge`) and, in a
+    game with calls before play, with every seat's call
+    (`engine.analysis.sampling.FittingDraw`, as the bots draw them)."""
+    k = k or knowledge(record, index)
+    fits = record.fits()
+    if fits is None:
+        return lambda rng: sample_hands(k, rng)
+    played: list[list[Card]] = [[] for _ in record.hands]
+    for seat, c in record.plays[:index]:
+        played[seat].append(c)
+    return FittingDraw(k, fits, played)
 
 
 def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: int,
@@ -405,12 +403,12 @@ def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: 
     his first three cards)."""
     if record.special(index):
         return {}, 0
-    k = knowledge(record, index)
+    draw = draw_for(record, index)
     pos = record.position(index)
     totals: dict[Card, float] = {}
     solved = 0
     for _ in range(samples):
-        hands = sample_hands(k, rng)
+        hands = draw(rng)
         if hands is None:
             break
         sample = Position(pos.game, pos.trump, tuple(tuple(h) for h in hands), pos.trick,
@@ -554,6 +552,9 @@ class CardSampler:
         self.limit = limit
         self.special = record.special(index)
         self.knowledge = None if self.special else knowledge(record, index)
+        #: Where this card's deals come from (`draw_for`).
+        self.draw = None if self.knowledge is None else draw_for(record, index,
+                                                                   self.knowledge)
         self.position = record.position(index)
         self.result = SampledLoss(self.card)
         self._guess: int | None = None
@@ -561,9 +562,9 @@ class CardSampler:
     def solve(self, rng: random.Random) -> bool:
         """Draw and solve one more deal (False: no deal could be drawn, the
         search passed its node limit, or a trick with rules of its own)."""
-        if self.knowledge is None:
+        if self.draw is None:
             return False
-        hands = sample_hands(self.knowledge, rng)
+        hands = self.draw(rng)
         return hands is not None and self.solve_hands(hands)
 
     def solve_hands(self, hands: Sequence[Sequence[Card]]) -> bool:

@@ -232,6 +232,7 @@ def report(hand: ReplayedHand, reviews: Sequence[Any], seconds: float) -> str:
                      f"{best[0]}–{best[1]}")
     if hand.points is not None:
         lines.append(f"Played: {hand.points[0]}–{hand.points[1]}")
+    lines += _calls_lines(rec)
     lines.append(f"{'#':>3} {'trick':>5} {'seat':>4} {'card':>4} {'loss':>4}  "
                  f"{'best (all cards seen)':<22} {'avg loss':>8} {'deals':>5}  "
                  f"{'best (fair)':<11} flag")
@@ -271,6 +272,19 @@ def report(hand: ReplayedHand, reviews: Sequence[Any], seconds: float) -> str:
                      "would take too long from there (the first tricks of a Sueca hand).")
     lines.append(f"({seconds:.1f} s)")
     return "\n".join(lines)
+
+
+def _calls_lines(rec: Any) -> list[str]:
+    """What the fair view knew of the calls before play (20-card Filcău)."""
+    if rec.calls:
+        heard = ", ".join(
+            f"seat {s + 1} {call}" + (" (won the binding)" if s == rec.binder else "")
+            for s, call in sorted(rec.calls.items()))
+        return [f"Calls heard before play: {heard}; the fair view's deals fit them."]
+    if rec.calls_unknown:
+        return ["The binding calls of this hand are not in the export (its trumps were "
+                "given): the fair view's deals follow the cards seen only."]
+    return []
 
 
 def run(args: argparse.Namespace) -> int:
