@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import BadRequest, Card, Deal, EngineError, Game, MatchState
@@ -157,6 +157,9 @@ class CardReview:
     sampled_loss: float | None = None
     sampled_best: Card | None = None
     samples: int = 0
+    #: The played card's value with every card visible: the points its team
+    #: ends the hand with (the sampled view starts its deals from it).
+    value: int | None = None
 
     @property
     def flagged(self) -> bool:
@@ -303,7 +306,7 @@ def _judged(record: HandRecord, i: int, seat: int, c: Card, a: Analysis, n: int
     if best_result is not None:
         changed = result_of(record.game, record.state, after) != best_result
     return CardReview(i, i // n + 1, seat, c, len(a.values), tuple(a.best_cards()),
-                      a.best - played, changed)
+                      a.best - played, changed, value=played)
 
 
 # ----- what a player could know, and deals consistent with it --------------------------
@@ -431,29 +434,33 @@ def with_samples(review: CardReview, losses: Mapping[Card, float], solved: int
     if not solved or review.card not in losses:
         return review
     best = min(losses, key=lambda c: (losses[c], c.code))
-    return CardReview(review.index, review.trick, review.seat, review.card, review.legal,
-                      review.best, review.loss, review.result_changed,
-                      losses[review.card], best, solved)
+    return replace(review, sampled_loss=losses[review.card], sampled_best=best,
+                   samples=solved)
 
 
 # ----- the sampled view, asking each deal only what the review needs -----------------
 
 
 def played_loss(position: Position, card: Card, cache: SolverCache | None = None,
-                limit: int = NODE_LIMIT, guess: int | None = None
+                limit: int = NODE_LIMIT, guess: int | None = None, grouped: bool = True
                 ) -> tuple[int, int | None, Analysis | None]:
     """Points `card` (a legal card of the seat to play) gives away against the
     best card in `position` (all cards visible), asking only what that
     needs: the played card's exact value, then for each other legal card one
-    yes/no question, "does it do better?". Most played cards are a best
+    yes/no question, "does it do better?". Cards the solver searches as one
+    (`grouped`: of one hand, touching once the played cards are taken out,
+    worth the same points) are worth the same: one question for each such
+    class, none for the played card's own. Most played cards are a best
     card: every answer is no, and the loss is 0 (with None). At the first
     yes, every card is valued (`analyse`, its search already warm) and that
     analysis comes back with the loss. Returns (loss, the played card's
-    value: the points its team ends the hand with (`guess` when the card
-    was the only legal one), the analysis or None).
-    `guess`: a value the played card likely has (another deal's), to start
-    its search from. Positions with rules of their own (the fris trick,
-    Fildinsky's extras) are valued in full."""
+    value: the points its team ends the hand with (`guess` when no other
+    card could be played instead), the analysis or None).
+    `guess`: a value the played card likely has (another deal's, or the
+    real deal's), to start its search from. Positions with rules of their
+    own (the fris trick, Fildinsky's extras) are valued in full.
+    `grouped=False` asks every other card (as the review first did; kept
+    for `bench/review_bench.py`)."""
     cache = cache or SolverCache()
     if position.first_trick is not None or position.extras is not None:
         a = analyse(position, cache=cache, limit=limit)
@@ -461,12 +468,19 @@ def played_loss(position: Position, card: Card, cache: SolverCache | None = None
     seat = position.turn
     team = position.teams[seat]
     solver, rules = load(position, cache)
-    others = [c for c in rules.cards_of(solver.legal()) if c != card]
+    legal = solver.legal()
+    if grouped:
+        # The solver's own classes of interchangeable cards (`card_values`
+        # values each class once too).
+        others = [rules.card(rep) for rep, members in solver._classes(legal)
+                  if card not in {rules.card(b) for b in members}]
+    else:
+        others = [c for c in rules.cards_of(legal) if c != card]
     if not others:
         return 0, guess, None   # no choice: nothing given away, nothing to search
     played = _value_after(position, seat, card, team, cache, limit, guess)
     for other in others:
-        if _does_better(position, seat, other, team, played, cache, limit):
+        if _reaches(position, seat, other, team, played + 1, cache, limit)[0]:
             a = analyse(position, cache=cache, limit=limit)
             return a.loss(card), played, a
     return 0, played, None
@@ -495,19 +509,36 @@ def _value_after(position: Position, seat: int, c: Card, team: int, cache: Solve
     return p.won[0] + v0 if team == 0 else p.won[1] + rem - v0
 
 
-def _does_better(position: Position, seat: int, c: Card, team: int, than: int,
-                 cache: SolverCache, limit: int) -> bool:
-    """Does `team` end the hand with more than `than` points when `seat`
-    plays `c` and everybody then plays best? One yes/no search."""
+def _reaches(position: Position, seat: int, c: Card, team: int, at_least: int,
+             cache: SolverCache, limit: int) -> tuple[bool, int]:
+    """Does `team` end the hand with at least `at_least` points when `seat`
+    plays `c` and everybody then plays best? One yes/no search, and what it
+    proved on the way (fail-soft): (True, r): at least r points (r >=
+    `at_least`); (False, r): at most r (r < `at_least`)."""
     p = _after(position, seat, c)
     if not any(p.hands):
-        return p.won[team] > than
+        got = p.won[team]
+        return got >= at_least, got
     solver, _ = load(p, cache)
     solver.stats.limit = solver.stats.nodes + limit if limit else 0
-    if team == 0:   # side 0 (the solver's) must take more than `than` in all
-        return solver.can_reach(than + 1 - p.won[0])
-    # side 1 takes what side 0 cannot: side 0 held below rem - (than - won1)
-    return not solver.can_reach(p.won[1] + solver.rem - than)
+    rem = solver.rem
+    if team == 0:   # side 0 (the solver's) must take at_least - won0 of what is left
+        need = at_least - p.won[0]
+        if need <= 0:
+            return True, p.won[0]
+        if need > rem:
+            return False, p.won[0] + rem
+        r = solver.probe(need)
+        return r >= need, p.won[0] + r
+    # side 1 takes what side 0 cannot: side 0 held to rem - (at_least - won1)
+    need = p.won[1] + rem - at_least + 1   # side 0 taking this many stops side 1
+    if need <= 0:
+        return False, p.won[1] + rem
+    if need > rem:
+        return True, p.won[1]
+    r = solver.probe(need)
+    # r >= need: side 0 takes at least r, side 1 at most won1 + rem - r.
+    return r < need, p.won[1] + rem - r
 
 
 @dataclass
@@ -544,7 +575,8 @@ class CardSampler:
     cache (and its transposition table) serves every deal."""
 
     def __init__(self, record: HandRecord, index: int, cache: SolverCache | None = None,
-                 limit: int = NODE_LIMIT) -> None:
+                 limit: int = NODE_LIMIT, guess: int | None = None, grouped: bool = True
+                 ) -> None:
         self.record = record
         self.index = index
         self.card = record.plays[index][1]
@@ -557,7 +589,10 @@ class CardSampler:
                                                                    self.knowledge)
         self.position = record.position(index)
         self.result = SampledLoss(self.card)
-        self._guess: int | None = None
+        #: The value the next deal's search starts from (`played_loss`):
+        #: the real deal's at first (`guess`), then the last deal's.
+        self._guess = guess
+        self.grouped = grouped
 
     def solve(self, rng: random.Random) -> bool:
         """Draw and solve one more deal (False: no deal could be drawn, the
@@ -574,10 +609,11 @@ class CardSampler:
         sample = Position(pos.game, pos.trump, tuple(tuple(h) for h in hands), pos.trick,
                           pos.leader, pos.teams, pos.won, pos.family, pos.no_trump_lead)
         try:
-            loss, self._guess, a = played_loss(sample, self.card, self.cache, self.limit,
-                                               self._guess)
+            loss, value, a = played_loss(sample, self.card, self.cache, self.limit,
+                                         self._guess, self.grouped)
         except SearchLimit:
             return False
+        self._guess = value
         r = self.result
         r.deals += 1
         r.total += loss
@@ -593,6 +629,5 @@ def with_sampled(review: CardReview, sampled: SampledLoss) -> CardReview:
     best = sampled.best
     if not sampled.deals or best is None:
         return review
-    return CardReview(review.index, review.trick, review.seat, review.card, review.legal,
-                      review.best, review.loss, review.result_changed, sampled.loss, best,
-                      sampled.deals)
+    return replace(review, sampled_loss=sampled.loss, sampled_best=best,
+                   samples=sampled.deals)
