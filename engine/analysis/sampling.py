@@ -18,7 +18,9 @@ call (`engine.games.filcau20.deal.Filcau20Deal.hand_fits`)?
 may hold now (its cards still hidden, its voids respected) whose cards,
 with those it already played, fit its call; a draw picks one of those hands
 at random for each such seat (the fewest first, the cards not taken by
-another) and deals the rest with `sample_hands`. A seat with too many hands
+another) and deals the rest with `sample_hands`; when calls leave the
+cards few ways to lie and no such try fits, every choice is tried in a
+random order (up to `SEARCH_STEPS`). A seat with too many hands
 to list (`MAX_HANDS`) is not constrained; if the calls contradict what was
 seen (a player who called what he did not hold, at a table where only the
 winner proves his call), the draw falls back on the plays alone
@@ -93,6 +95,8 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50
 MAX_HANDS = 20_000
 #: Tries of the constrained seats' hands for each deal drawn.
 TRIES = 20
+#: Hands tried, at most, in the search that follows when no try fits.
+SEARCH_STEPS = 50_000
 
 #: A deal's answer to "could `seat` have held these cards at the deal?"
 Fits = Callable[[int, Sequence[Card]], bool]
@@ -154,4 +158,30 @@ class FittingDraw:
             hands = sample_hands(replace(k, known=tuple(known)), rng, tries=5)
             if hands is not None:
                 return hands
-        return sample_hands(k, rng)
+        # Tight calls (one way or few for the cards to lie): every choice
+        # of hands, in a random order, before falling back on the plays.
+        found = self._search(rng, 0, 0, list(k.known), [SEARCH_STEPS])
+        return found if found is not None else sample_hands(k, rng)
+
+    def _search(self, rng: random.Random, depth: int, used: int,
+                known: list[tuple[Card, ...]], steps: list[int]) -> list[list[Card]] | None:
+        """The first deal, in a random order of each seat's hands, in which
+        every constrained seat holds one of its hands (None: none within
+        `steps[0]` tries)."""
+        k = self.k
+        if depth == len(self.order):
+            return sample_hands(replace(k, known=tuple(known)), rng, tries=5)
+        s = self.order[depth]
+        options = [h for h in self.hands[s] if not h & used]
+        rng.shuffle(options)
+        saved = known[s]
+        for h in options:
+            steps[0] -= 1
+            if steps[0] < 0:
+                return None
+            known[s] = tuple(c for i, c in enumerate(k.unseen) if h >> i & 1)
+            found = self._search(rng, depth + 1, used | h, known, steps)
+            if found is not None:
+                return found
+        known[s] = saved
+        return None

@@ -22,11 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Card, cards, get_game
-from engine.analysis import SolverCache
+from engine.analysis import SolverCache, sampling
 from engine.analysis.review import (
     FLAG_LOSS,
     CardSampler,
     HandRecord,
+    draw_for,
     record_of,
     review_double_dummy,
     sampled_losses,
@@ -77,9 +78,21 @@ def _fits_the_calls(record: HandRecord, hands: list[list[Card]], played: list[li
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 10**6), where=st.floats(0, 1), draws=st.integers(1, 4))
+@given(seed=st.integers(0, 10**6), where=st.floats(0, 1), draws=st.integers(1, 4),
+       tries=st.sampled_from([0, sampling.TRIES]))
 def test_every_sampled_deal_of_a_review_fits_the_calls(seed: int, where: float,
-                                                       draws: int) -> None:
+                                                       draws: int, tries: int) -> None:
+    """`tries` 0: no random try of the constrained seats' hands, only the
+    search that follows them when none fits (as with tight calls)."""
+    saved = sampling.TRIES
+    sampling.TRIES = tries
+    try:
+        _check_the_draws(seed, where, draws)
+    finally:
+        sampling.TRIES = saved
+
+
+def _check_the_draws(seed: int, where: float, draws: int) -> None:
     deal = _bot_hand(seed)
     if deal is None:
         return
@@ -180,6 +193,22 @@ def test_the_fair_view_flags_what_a_player_who_heard_the_calls_would(case: Any) 
     assert r.flagged == (loss >= FLAG_LOSS)
     dd = {x.index: x for x in review_double_dummy(record)}
     assert dd[index].loss == loss       # the real deal is the one that fits
+
+
+def test_when_the_calls_leave_one_deal_every_draw_is_that_deal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Even with no random try (the search alone), every draw is the one
+    deal the calls leave (the real one), never a deal of the plays alone."""
+    monkeypatch.setattr(sampling, "TRIES", 0)
+    record = record_of(_played(WRONG))
+    real = record.position(13).hands
+    draw = draw_for(record, 13)
+    rng = random.Random(3)
+    for _ in range(10):
+        hands = draw(rng)
+        assert hands is not None
+        assert [sorted(c.code for c in h) for h in hands] == \
+            [sorted(c.code for c in h) for h in real]
 
 
 def test_the_slow_way_draws_the_same_deals() -> None:
