@@ -1,7 +1,7 @@
 """The sampled review's time per hand (issue 18: within 10 s here, every core).
 
 Run with `.venv/bin/python bench/review_bench.py [--hands N] [--jobs J]
-[--samples S ...] [--budget B]`. Filicău hands played by `SimpleBot` are
+[--samples S ...] [--budget B] [--how each fast full]`. Filicău hands played by `SimpleBot` are
 reviewed as `cardtable review` does it (`table.commands.review.review_hand`,
 double dummy then the sampled view over `J` worker processes):
 
@@ -10,9 +10,14 @@ double dummy then the sampled view over `J` worker processes):
 * with the default budget (`--budget`, seconds a hand): the wall time a
   hand really takes and the deals each card got;
 
-each before (every legal card of every deal valued, as the review did
-first: `review_hand(..., full=True)`) and now (each deal asked only the
-played card's loss, the workers' solvers kept warm), in one process.
+each run once for every way of asking a deal (`--how`, in one process;
+`table.commands.review.HOWS`): `each`, the played card's exact value, then
+"does it do better?" for every other legal card (the review's way until
+2026-11-25); `fast`, the review's way now: the same questions, one for each
+class of cards the solver searches as one (touching, worth the same), none
+for the played card's own class, the played card's search started from its
+value in the real deal; `full`, every legal card of every deal valued (the
+review's first way, slowest).
 
 Not pinned by itself: the review spreads over the cores (pin it with
 `taskset -c N` to measure CPU time beside other work: the workers then
@@ -42,12 +47,17 @@ from typing import Any
 from engine import get_game
 from engine.analysis.review import HandRecord, record_of
 from engine.bots import SimpleBot
-from table.commands.review import DEFAULT_BUDGET, review_hand
+from table.commands.review import DEFAULT_BUDGET, HOWS, review_hand
 
 #: Random Filicău deals dealt and played out a CPU second on an idle core
 #: here: `bench/solver_bench.py`'s `IDLE_BASELINE` (2026-11-25, the mean of
 #: two idle runs), the same measure as `_playouts_per_second`.
 IDLE_BASELINE = 6_850
+
+
+#: The ways each deal is asked (`table.commands.review.HOWS`), as the table names them.
+HOW_NAMES = {"full": "every card valued", "each": "before: every other card asked",
+             "fast": "now: a question a class of cards, from the real deal's value"}
 
 
 def hands(n: int, seed: int) -> list[HandRecord]:
@@ -98,7 +108,7 @@ def cpu() -> float:
 
 
 def review_all(records: list[HandRecord], budget: float, samples: int, jobs: int,
-               full: bool = False) -> dict[str, Any]:
+               how: str = "fast") -> dict[str, Any]:
     """Review every hand with a fresh pool of `jobs` workers (started before
     the clock runs, as `cardtable review` starts it once for a file)."""
     ctx = multiprocessing.get_context("spawn")
@@ -112,7 +122,7 @@ def review_all(records: list[HandRecord], budget: float, samples: int, jobs: int
             list(pool.map(abs, range(jobs)))  # the workers started and imported
         for r in records:
             t0 = time.monotonic()
-            reviews = review_hand(r, budget, samples, jobs, 18, pool, full)
+            reviews = review_hand(r, budget, samples, jobs, 18, pool, how)
             walls.append(time.monotonic() - t0)
             n = r.game.players
             deals += [x.samples for x in reviews if x.samples]
@@ -133,6 +143,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET,
                     help="seconds a hand for the budgeted run (0: skip it)")
     ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--how", nargs="*", choices=HOWS, default=["each", "fast"],
+                    help="the ways of asking each deal to compare, in this order "
+                         "(default: each fast)")
     args = ap.parse_args(argv)
     records = hands(args.hands, args.seed)
     b0, c0 = wall_baseline(), cpu_baseline()
@@ -146,13 +159,13 @@ def main(argv: list[str] | None = None) -> None:
           "first two tricks |")
     print("|---|---|---|---|---|---|---|")
     runs = []
-    for full, how in ((True, "before: every card valued"), (False, "now: the played card's loss")):
-        runs += [(f"{how}, {s} deals a card", 1e9, s, full) for s in args.samples]
+    for how in args.how:
+        runs += [(f"{HOW_NAMES[how]}, {s} deals a card", 1e9, s, how) for s in args.samples]
         if args.budget > 0:
-            runs.append((f"{how}, budget {args.budget:g} s (at most 300 deals)",
-                         args.budget, 300, full))
-    for name, budget, samples, full in runs:
-        res = review_all(records, budget, samples, args.jobs, full)
+            runs.append((f"{HOW_NAMES[how]}, budget {args.budget:g} s (at most 300 deals)",
+                         args.budget, 300, how))
+    for name, budget, samples, how in runs:
+        res = review_all(records, budget, samples, args.jobs, how)
         walls, d = res["walls"], res["deals"]
         print(f"| {name} | {', '.join(f'{w:.1f}' for w in walls)} | "
               f"{statistics.median(walls):.1f} | {res['cpu'] / len(records):.1f} | "

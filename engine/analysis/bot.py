@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from engine import Card, Deal
 from engine.analysis.inference import Replay, fewest_surprises
 from engine.analysis.position import Position, SolverCache, analyse, game_of, no_trump_lead_of
-from engine.analysis.review import Knowledge, exclusions, sample_hands
-from engine.analysis.sampling import FittingDraw
+from engine.analysis.review import exclusions
+from engine.analysis.sampling import FittingDraw, Knowledge, sample_hands
 from engine.analysis.solver import SearchLimit
 from engine.bots import Bot, SimpleBot, legal_from
 

@@ -8,8 +8,10 @@ Two views of each card:
 * **sampled** (perfect-information Monte Carlo): fair to what the player
   could know. Deals consistent with everything the player had seen (their
   own cards, every card played and by whom, the cards shown to everybody,
-  the suits each seat showed it lacked) are drawn at random and solved; the
-  card's loss is its average loss over them.
+  the suits each seat showed it lacked, the calls heard before play: 20-card
+  Filcău's binding) are drawn at random (`engine.analysis.sampling`, as the
+  bots draw theirs) and solved; the card's loss is its average loss over
+  them.
 
 A card is *flagged* when it cost at least one point on average (sampled
 view when there is one, else double dummy) or changed the hand's result.
@@ -22,8 +24,8 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import BadRequest, Card, Deal, EngineError, Game, MatchState
@@ -42,6 +44,7 @@ from engine.analysis.position import (
     teams_of,
 )
 from engine.analysis.rules import solver_rules
+from engine.analysis.sampling import Fits, FittingDraw, Knowledge, sample_hands
 from engine.analysis.solver import SearchLimit
 
 #: Nodes a review may spend on one position before it gives up on that card.
@@ -79,6 +82,17 @@ class HandRecord:
     #: each play, the game's scoring and where the hand stood (unused won
     #: cards, Sevens that scored), and each seat's points in the hand so far.
     extras: tuple[tuple[Extras, tuple[int, int]], ...] | None = None
+    #: The calls every seat heard before play (20-card Filcău's binding: the
+    #: deal's `calls`, by seat) and the seat whose binding won; the fair view
+    #: draws only deals that fit them (`engine.analysis.sampling`). None: the
+    #: game has no calls, or the record does not carry them.
+    calls: Mapping[int, str] | None = None
+    binder: int | None = None
+    #: The game has calls before play, but this hand's are not on record (its
+    #: trumps were given, not bound): its fair view follows the plays alone.
+    calls_unknown: bool = False
+    #: The deal's class, which answers whether a hand fits a call (`fits`).
+    deal_class: type[Deal] | None = None
 
     def special(self, index: int) -> bool:
         """Is play `index` in a trick with rules of its own (the fris trick)?"""
@@ -113,6 +127,19 @@ class HandRecord:
                         self.teams, (won[0], won[1]), self.family, self.no_trump_lead,
                         first_trick, extras)
 
+    def fits(self) -> Fits | None:
+        """The game's answer to "could this seat, dealt these cards, have made
+        the call it made?" for this hand's calls (None: no call to fit)."""
+        if not self.calls or self.deal_class is None:
+            return None
+        # The game's own deal, with the calls and nothing else (hands
+        # unknown), answers it: the rule is written there only.
+        make: Any = self.deal_class
+        deal = make(self.game, self.trump, self.leader, None, calls=dict(self.calls),
+                    binder=self.binder)
+        fits: Fits = deal.hand_fits
+        return fits
+
 
 @dataclass(frozen=True)
 class CardReview:
@@ -130,6 +157,9 @@ class CardReview:
     sampled_loss: float | None = None
     sampled_best: Card | None = None
     samples: int = 0
+    #: The played card's value with every card visible: the points its team
+    #: ends the hand with (the sampled view starts its deals from it).
+    value: int | None = None
 
     @property
     def flagged(self) -> bool:
@@ -190,11 +220,17 @@ def record_of(deal: Deal, state: MatchState | None = None,
     teams = teams_of(deal)
     extras = _extras_before_each_play(deal, len(plays)) if family is not None and plays \
         else None
+    # The calls before play, heard by all (20-card Filcău's binding). A hand
+    # with none and no fris had its trumps given: its calls are not known.
+    heard: Mapping[int, str] | None = getattr(deal, "calls", None)
+    calls = dict(heard) if heard else None
+    calls_unknown = heard is not None and not heard and fris is None
     return HandRecord(game, deal.trump, first_leader, tuple(tuple(h) for h in initial),
                       tuple(plays), teams,
                       {s: tuple(cs) for s, cs in (public or {}).items()}, state,
                       frozenset(skipped), family, first, no_trump_lead_of(deal), first_trick,
-                      extras)
+                      extras, calls, getattr(deal, "binder", None) if calls else None,
+                      calls_unknown, type(deal) if calls else None)
 
 
 def _extras_before_each_play(deal: Deal, plays: int
@@ -270,25 +306,10 @@ def _judged(record: HandRecord, i: int, seat: int, c: Card, a: Analysis, n: int
     if best_result is not None:
         changed = result_of(record.game, record.state, after) != best_result
     return CardReview(i, i // n + 1, seat, c, len(a.values), tuple(a.best_cards()),
-                      a.best - played, changed)
+                      a.best - played, changed, value=played)
 
 
 # ----- what a player could know, and deals consistent with it --------------------------
-
-
-@dataclass(frozen=True)
-class Knowledge:
-    """What `seat` knew before play `index`: its cards, every card played,
-    the cards each other seat is known to hold (shown) or cannot hold
-    (shown void), and how many cards each seat still holds."""
-
-    seat: int
-    index: int
-    own: tuple[Card, ...]
-    known: tuple[tuple[Card, ...], ...]
-    excluded: tuple[frozenset[Card], ...]
-    counts: tuple[int, ...]
-    unseen: tuple[Card, ...]
 
 
 def knowledge(record: HandRecord, index: int) -> Knowledge:
@@ -360,40 +381,20 @@ def _unseen(record: HandRecord, played: list[Card], own: Sequence[Card]) -> list
     return rest
 
 
-def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50
-                 ) -> list[list[Card]] | None:
-    """Current hands consistent with `k`, drawn at random (None if every try
-    ran into a dead end)."""
-    n = len(k.counts)
-    for _ in range(tries):
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        hands[k.seat] = list(k.own)
-        room = list(k.counts)
-        room[k.seat] = 0
-        rest = list(k.unseen)
-        for s in range(n):
-            for c in k.known[s]:
-                if c in rest:
-                    rest.remove(c)
-                    hands[s].append(c)
-                    room[s] -= 1
-        rng.shuffle(rest)
-        allowed = {id(c): [s for s in range(n) if s != k.seat and c not in k.excluded[s]]
-                   for c in rest}
-        rest.sort(key=lambda c: len(allowed[id(c)]))
-        ok = True
-        for c in rest:
-            choices = [s for s in allowed[id(c)] if room[s] > 0]
-            if not choices:
-                ok = False
-                break
-            weights = [room[s] for s in choices]
-            s = rng.choices(choices, weights)[0]
-            hands[s].append(c)
-            room[s] -= 1
-        if ok and all(r == 0 for r in room):
-            return hands
-    return None
+def draw_for(record: HandRecord, index: int, k: Knowledge | None = None
+             ) -> Callable[[random.Random], list[list[Card]] | None]:
+    """Draws of the current hands the player of play `index` could not tell
+    from the real ones: consistent with what he saw (`knowledge`) and, in a
+    game with calls before play, with every seat's call
+    (`engine.analysis.sampling.FittingDraw`, as the bots draw them)."""
+    k = k or knowledge(record, index)
+    fits = record.fits()
+    if fits is None:
+        return lambda rng: sample_hands(k, rng)
+    played: list[list[Card]] = [[] for _ in record.hands]
+    for seat, c in record.plays[:index]:
+        played[seat].append(c)
+    return FittingDraw(k, fits, played)
 
 
 def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: int,
@@ -405,12 +406,12 @@ def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: 
     his first three cards)."""
     if record.special(index):
         return {}, 0
-    k = knowledge(record, index)
+    draw = draw_for(record, index)
     pos = record.position(index)
     totals: dict[Card, float] = {}
     solved = 0
     for _ in range(samples):
-        hands = sample_hands(k, rng)
+        hands = draw(rng)
         if hands is None:
             break
         sample = Position(pos.game, pos.trump, tuple(tuple(h) for h in hands), pos.trick,
@@ -433,29 +434,33 @@ def with_samples(review: CardReview, losses: Mapping[Card, float], solved: int
     if not solved or review.card not in losses:
         return review
     best = min(losses, key=lambda c: (losses[c], c.code))
-    return CardReview(review.index, review.trick, review.seat, review.card, review.legal,
-                      review.best, review.loss, review.result_changed,
-                      losses[review.card], best, solved)
+    return replace(review, sampled_loss=losses[review.card], sampled_best=best,
+                   samples=solved)
 
 
 # ----- the sampled view, asking each deal only what the review needs -----------------
 
 
 def played_loss(position: Position, card: Card, cache: SolverCache | None = None,
-                limit: int = NODE_LIMIT, guess: int | None = None
+                limit: int = NODE_LIMIT, guess: int | None = None, grouped: bool = True
                 ) -> tuple[int, int | None, Analysis | None]:
     """Points `card` (a legal card of the seat to play) gives away against the
     best card in `position` (all cards visible), asking only what that
     needs: the played card's exact value, then for each other legal card one
-    yes/no question, "does it do better?". Most played cards are a best
+    yes/no question, "does it do better?". Cards the solver searches as one
+    (`grouped`: of one hand, touching once the played cards are taken out,
+    worth the same points) are worth the same: one question for each such
+    class, none for the played card's own. Most played cards are a best
     card: every answer is no, and the loss is 0 (with None). At the first
     yes, every card is valued (`analyse`, its search already warm) and that
     analysis comes back with the loss. Returns (loss, the played card's
-    value: the points its team ends the hand with (`guess` when the card
-    was the only legal one), the analysis or None).
-    `guess`: a value the played card likely has (another deal's), to start
-    its search from. Positions with rules of their own (the fris trick,
-    Fildinsky's extras) are valued in full."""
+    value: the points its team ends the hand with (`guess` when no other
+    card could be played instead), the analysis or None).
+    `guess`: a value the played card likely has (another deal's, or the
+    real deal's), to start its search from. Positions with rules of their
+    own (the fris trick, Fildinsky's extras) are valued in full.
+    `grouped=False` asks every other card (as the review first did; kept
+    for `bench/review_bench.py`)."""
     cache = cache or SolverCache()
     if position.first_trick is not None or position.extras is not None:
         a = analyse(position, cache=cache, limit=limit)
@@ -463,12 +468,19 @@ def played_loss(position: Position, card: Card, cache: SolverCache | None = None
     seat = position.turn
     team = position.teams[seat]
     solver, rules = load(position, cache)
-    others = [c for c in rules.cards_of(solver.legal()) if c != card]
+    legal = solver.legal()
+    if grouped:
+        # The solver's own classes of interchangeable cards (`card_values`
+        # values each class once too).
+        others = [rules.card(rep) for rep, members in solver._classes(legal)
+                  if card not in {rules.card(b) for b in members}]
+    else:
+        others = [c for c in rules.cards_of(legal) if c != card]
     if not others:
         return 0, guess, None   # no choice: nothing given away, nothing to search
     played = _value_after(position, seat, card, team, cache, limit, guess)
     for other in others:
-        if _does_better(position, seat, other, team, played, cache, limit):
+        if _reaches(position, seat, other, team, played + 1, cache, limit)[0]:
             a = analyse(position, cache=cache, limit=limit)
             return a.loss(card), played, a
     return 0, played, None
@@ -497,19 +509,36 @@ def _value_after(position: Position, seat: int, c: Card, team: int, cache: Solve
     return p.won[0] + v0 if team == 0 else p.won[1] + rem - v0
 
 
-def _does_better(position: Position, seat: int, c: Card, team: int, than: int,
-                 cache: SolverCache, limit: int) -> bool:
-    """Does `team` end the hand with more than `than` points when `seat`
-    plays `c` and everybody then plays best? One yes/no search."""
+def _reaches(position: Position, seat: int, c: Card, team: int, at_least: int,
+             cache: SolverCache, limit: int) -> tuple[bool, int]:
+    """Does `team` end the hand with at least `at_least` points when `seat`
+    plays `c` and everybody then plays best? One yes/no search, and what it
+    proved on the way (fail-soft): (True, r): at least r points (r >=
+    `at_least`); (False, r): at most r (r < `at_least`)."""
     p = _after(position, seat, c)
     if not any(p.hands):
-        return p.won[team] > than
+        got = p.won[team]
+        return got >= at_least, got
     solver, _ = load(p, cache)
     solver.stats.limit = solver.stats.nodes + limit if limit else 0
-    if team == 0:   # side 0 (the solver's) must take more than `than` in all
-        return solver.can_reach(than + 1 - p.won[0])
-    # side 1 takes what side 0 cannot: side 0 held below rem - (than - won1)
-    return not solver.can_reach(p.won[1] + solver.rem - than)
+    rem = solver.rem
+    if team == 0:   # side 0 (the solver's) must take at_least - won0 of what is left
+        need = at_least - p.won[0]
+        if need <= 0:
+            return True, p.won[0]
+        if need > rem:
+            return False, p.won[0] + rem
+        r = solver.probe(need)
+        return r >= need, p.won[0] + r
+    # side 1 takes what side 0 cannot: side 0 held to rem - (at_least - won1)
+    need = p.won[1] + rem - at_least + 1   # side 0 taking this many stops side 1
+    if need <= 0:
+        return False, p.won[1] + rem
+    if need > rem:
+        return True, p.won[1]
+    r = solver.probe(need)
+    # r >= need: side 0 takes at least r, side 1 at most won1 + rem - r.
+    return r < need, p.won[1] + rem - r
 
 
 @dataclass
@@ -546,7 +575,8 @@ class CardSampler:
     cache (and its transposition table) serves every deal."""
 
     def __init__(self, record: HandRecord, index: int, cache: SolverCache | None = None,
-                 limit: int = NODE_LIMIT) -> None:
+                 limit: int = NODE_LIMIT, guess: int | None = None, grouped: bool = True
+                 ) -> None:
         self.record = record
         self.index = index
         self.card = record.plays[index][1]
@@ -554,16 +584,22 @@ class CardSampler:
         self.limit = limit
         self.special = record.special(index)
         self.knowledge = None if self.special else knowledge(record, index)
+        #: Where this card's deals come from (`draw_for`).
+        self.draw = None if self.knowledge is None else draw_for(record, index,
+                                                                   self.knowledge)
         self.position = record.position(index)
         self.result = SampledLoss(self.card)
-        self._guess: int | None = None
+        #: The value the next deal's search starts from (`played_loss`):
+        #: the real deal's at first (`guess`), then the last deal's.
+        self._guess = guess
+        self.grouped = grouped
 
     def solve(self, rng: random.Random) -> bool:
         """Draw and solve one more deal (False: no deal could be drawn, the
         search passed its node limit, or a trick with rules of its own)."""
-        if self.knowledge is None:
+        if self.draw is None:
             return False
-        hands = sample_hands(self.knowledge, rng)
+        hands = self.draw(rng)
         return hands is not None and self.solve_hands(hands)
 
     def solve_hands(self, hands: Sequence[Sequence[Card]]) -> bool:
@@ -573,10 +609,11 @@ class CardSampler:
         sample = Position(pos.game, pos.trump, tuple(tuple(h) for h in hands), pos.trick,
                           pos.leader, pos.teams, pos.won, pos.family, pos.no_trump_lead)
         try:
-            loss, self._guess, a = played_loss(sample, self.card, self.cache, self.limit,
-                                               self._guess)
+            loss, value, a = played_loss(sample, self.card, self.cache, self.limit,
+                                         self._guess, self.grouped)
         except SearchLimit:
             return False
+        self._guess = value
         r = self.result
         r.deals += 1
         r.total += loss
@@ -592,6 +629,5 @@ def with_sampled(review: CardReview, sampled: SampledLoss) -> CardReview:
     best = sampled.best
     if not sampled.deals or best is None:
         return review
-    return CardReview(review.index, review.trick, review.seat, review.card, review.legal,
-                      review.best, review.loss, review.result_changed, sampled.loss, best,
-                      sampled.deals)
+    return replace(review, sampled_loss=sampled.loss, sampled_best=best,
+                   samples=sampled.deals)

@@ -126,7 +126,17 @@ def replay(lines: Sequence[str]) -> Iterator[ReplayedHand | str]:
 _CACHE: Any = None
 
 
-def _sample_task(args: tuple[Any, int, int, int, float, int, int, bool]
+#: How each deal of the sampled view is asked (`review_hand`'s `how`): "fast"
+#: (the review's way, `CardSampler`: the played card's value, its search
+#: started from its value in the real deal, then one question for each
+#: class of interchangeable other cards), "each" (the same with every other
+#: card asked and no start from the real deal, as the review asked until
+#: 2026-11-25) and "full" (every legal card of every deal valued, as at
+#: first); the last two are kept for `bench/review_bench.py` to compare.
+HOWS = ("fast", "each", "full")
+
+
+def _sample_task(args: tuple[Any, int, int, int, float, int, int, str, int | None]
                  ) -> tuple[int, float, int, str | None]:
     """Worker: the sampled view of one play, at most `max_samples` deals, one
     at least: (index, average loss, deals, the fair best card's code). Its
@@ -137,20 +147,20 @@ def _sample_task(args: tuple[Any, int, int, int, float, int, int, bool]
     solved in a millisecond and reach `max_samples` early, and the time they
     leave goes to the first tricks, where a deal costs the most.
 
-    Each deal is asked only what the review needs (`CardSampler`); `full`
-    values every legal card of every deal instead (as before: kept for
-    `bench/review_bench.py` to compare)."""
+    Each deal is asked only what the review needs (`CardSampler`), its
+    search started from `guess` (the card's value in the real deal); see
+    `HOWS` for the other ways, kept for the benchmark."""
     global _CACHE
     from engine.analysis import SolverCache
     from engine.analysis.review import CardSampler, sampled_losses
 
-    record, index, seed, max_samples, hand_deadline, left, jobs, full = args
+    record, index, seed, max_samples, hand_deadline, left, jobs, how, guess = args
     now = time.monotonic()
     deadline = min(now + max(0.0, hand_deadline - now) * max(1, jobs) / max(1, left),
                    hand_deadline)
     rng = random.Random(seed)
     card = record.plays[index][1]
-    if full:
+    if how == "full":
         cache = SolverCache(limit=1)
         totals: dict[str, float] = {}
         solved = 0
@@ -167,7 +177,10 @@ def _sample_task(args: tuple[Any, int, int, int, float, int, int, bool]
         return index, totals[card.code] / solved, solved, fair
     if _CACHE is None:
         _CACHE = SolverCache(limit=2)
-    sampler = CardSampler(record, index, _CACHE)
+    if how == "each":
+        sampler = CardSampler(record, index, _CACHE, grouped=False)
+    else:
+        sampler = CardSampler(record, index, _CACHE, guess=guess)
     while sampler.result.deals < max_samples and (
             sampler.result.deals == 0 or time.monotonic() < deadline):
         if not sampler.solve(rng):
@@ -178,10 +191,9 @@ def _sample_task(args: tuple[Any, int, int, int, float, int, int, bool]
 
 
 def review_hand(record: Any, budget: float, max_samples: int, jobs: int, seed: int,
-                pool: ProcessPoolExecutor | None, full: bool = False) -> list[Any]:
+                pool: ProcessPoolExecutor | None, how: str = "fast") -> list[Any]:
     """Double dummy for every card, then (with a budget) the sampled view
-    (`full`: every card of every deal valued, the slower way kept for the
-    benchmark)."""
+    (`how`: see `HOWS`; the slower ways are kept for the benchmark)."""
     from engine.analysis import SolverCache
     from engine.analysis.review import review_double_dummy
 
@@ -195,7 +207,7 @@ def review_hand(record: Any, budget: float, max_samples: int, jobs: int, seed: i
         return reviews
     todo.reverse()  # the last plays first (see `_sample_task`)
     tasks = [(record, r.index, seed * 1_000 + r.index, max_samples, hand_deadline,
-              len(todo) - k, jobs, full) for k, r in enumerate(todo)]
+              len(todo) - k, jobs, how, r.value) for k, r in enumerate(todo)]
     results = (pool.map(_sample_task, tasks) if pool is not None
                else map(_sample_task, tasks))
     by_index = {i: (loss, n, best) for i, loss, n, best in results}
@@ -232,6 +244,7 @@ def report(hand: ReplayedHand, reviews: Sequence[Any], seconds: float) -> str:
                      f"{best[0]}–{best[1]}")
     if hand.points is not None:
         lines.append(f"Played: {hand.points[0]}–{hand.points[1]}")
+    lines += _calls_lines(rec)
     lines.append(f"{'#':>3} {'trick':>5} {'seat':>4} {'card':>4} {'loss':>4}  "
                  f"{'best (all cards seen)':<22} {'avg loss':>8} {'deals':>5}  "
                  f"{'best (fair)':<11} flag")
@@ -271,6 +284,19 @@ def report(hand: ReplayedHand, reviews: Sequence[Any], seconds: float) -> str:
                      "would take too long from there (the first tricks of a Sueca hand).")
     lines.append(f"({seconds:.1f} s)")
     return "\n".join(lines)
+
+
+def _calls_lines(rec: Any) -> list[str]:
+    """What the fair view knew of the calls before play (20-card Filcău)."""
+    if rec.calls:
+        heard = ", ".join(
+            f"seat {s + 1} {call}" + (" (won the binding)" if s == rec.binder else "")
+            for s, call in sorted(rec.calls.items()))
+        return [f"Calls heard before play: {heard}; the fair view's deals fit them."]
+    if rec.calls_unknown:
+        return ["The binding calls of this hand are not in the export (its trumps were "
+                "given): the fair view's deals follow the cards seen only."]
+    return []
 
 
 def run(args: argparse.Namespace) -> int:

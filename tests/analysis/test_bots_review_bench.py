@@ -14,8 +14,8 @@ from bench import review_bench  # noqa: E402
 def test_a_hand_reviewed_with_two_deals_a_card() -> None:
     [record] = review_bench.hands(1, seed=4)
     assert len(record.plays) == 32  # a whole Filicău hand
-    for full in (True, False):   # before (every card valued) and now
-        res = review_bench.review_all([record], budget=1e9, samples=2, jobs=1, full=full)
+    for how in review_bench.HOWS:   # every card valued, every other card asked, and now
+        res = review_bench.review_all([record], budget=1e9, samples=2, jobs=1, how=how)
         assert len(res["walls"]) == 1 and res["walls"][0] > 0
         assert res["deals"] and set(res["deals"]) == {2}
         assert res["first"] and set(res["first"]) == {2}

@@ -11,9 +11,9 @@ from engine.analysis.review import (
     knowledge,
     record_of,
     review_double_dummy,
-    sample_hands,
     sampled_losses,
 )
+from engine.analysis.sampling import sample_hands
 
 FILICAU = get_game("filicau")
 

@@ -92,7 +92,7 @@ def test_a_play_gets_its_share_of_the_hands_budget_and_one_deal_at_least() -> No
     import time
 
     from engine.analysis.review import record_of
-    from table.commands.review import _sample_task
+    from table.commands.review import HOWS, _sample_task
 
     g = get_game("filicau")
     rng = random.Random(5)
@@ -104,14 +104,14 @@ def test_a_play_gets_its_share_of_the_hands_budget_and_one_deal_at_least() -> No
     index = len(record.plays) - 8  # two tricks from the end: quick deals
     # The hand's deadline already past: one deal all the same.
     i, loss, solved, best = _sample_task((record, index, 1, 50, time.monotonic() - 1.0, 1, 2,
-                                          False))
+                                          "fast", None))
     assert (i, solved) == (index, 1) and loss >= 0 and best is not None
     # Time to spare: up to the most deals asked for, and never more.
-    for full in (False, True):   # each deal asked the played card's loss, or every card
+    for how in HOWS:   # each deal asked the played card's loss, or every card
         _, loss, solved, best = _sample_task((record, index, 1, 6, time.monotonic() + 60.0,
-                                              1, 2, full))
+                                              1, 2, how, 3))
         assert solved == 6 and loss >= 0 and best is not None
     # The same deals (one seed), the same loss, whichever the question.
-    cheap = _sample_task((record, index, 7, 5, time.monotonic() + 60.0, 1, 2, False))
-    every = _sample_task((record, index, 7, 5, time.monotonic() + 60.0, 1, 2, True))
-    assert cheap[:3] == every[:3]
+    got = [_sample_task((record, index, 7, 5, time.monotonic() + 60.0, 1, 2, how, 4))
+           for how in HOWS]
+    assert got[0][:3] == got[1][:3] == got[2][:3]

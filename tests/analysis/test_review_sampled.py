@@ -42,15 +42,19 @@ def test_the_played_cards_loss_is_the_full_analysis_loss(game_id: str, seed: int
     full = analyse(position, cache=SolverCache())
     cache = SolverCache(limit=1)
     for c in legal_now(position):
-        loss, value, a = played_loss(position, c, cache, guess=rng.randrange(40))
-        assert loss == full.loss(c)
-        assert (loss >= FLAG_LOSS) == (full.loss(c) >= FLAG_LOSS)
-        if len(full.values) > 1:
-            assert value == full.values[c]
-        if a is None:        # "no other card does better": a best card
-            assert c in full.best_cards()
-        else:                # every card valued, as the full analysis does
-            assert a.values == full.values and a.points == full.points
+        guess = rng.choice([None, rng.randrange(40), full.values[c]])
+        for grouped in (True, False):
+            loss, value, a = played_loss(position, c, cache, guess=guess, grouped=grouped)
+            assert loss == full.loss(c)
+            assert (loss >= FLAG_LOSS) == (full.loss(c) >= FLAG_LOSS)
+            if len(full.values) > 1:
+                # No question at all only when every card is the played one's like.
+                alike = all(v == full.values[c] for v in full.values.values())
+                assert value == full.values[c] or (grouped and alike and value == guess)
+            if a is None:        # "no other card does better": a best card
+                assert c in full.best_cards()
+            else:                # every card valued, as the full analysis does
+                assert a.values == full.values and a.points == full.points
 
 
 def test_a_card_with_no_choice_gives_nothing_away_without_a_search() -> None:
@@ -64,6 +68,26 @@ def test_a_card_with_no_choice_gives_nothing_away_without_a_search() -> None:
     cache = SolverCache(limit=1)
     assert played_loss(position, cards("Ah")[0], cache, guess=7) == (0, 7, None)
     assert cache.nodes() == 0
+
+
+def test_cards_the_solver_searches_as_one_are_not_asked() -> None:
+    """Seat 0 holds 7h and 8h (touching, no points) and leads: whichever it
+    plays, the other is worth the same, and nothing is searched; with each
+    other card asked (`grouped=False`), it is."""
+    game = get_game("filicau")
+    from engine import cards
+    from engine.analysis import Position
+
+    position = Position(game, "l", (tuple(cards("7h 8h")), tuple(cards("Ah Th")),
+                                    tuple(cards("9h Kh")), tuple(cards("Oa Ob"))),
+                        (), 0, (0, 1, 0, 1))
+    full = analyse(position)
+    assert full.values[cards("7h")[0]] == full.values[cards("8h")[0]]
+    cache = SolverCache(limit=1)
+    assert played_loss(position, cards("7h")[0], cache, guess=3) == (0, 3, None)
+    assert cache.nodes() == 0
+    loss, value, _ = played_loss(position, cards("7h")[0], cache, guess=3, grouped=False)
+    assert (loss, value) == (0, full.values[cards("7h")[0]]) and cache.nodes() > 0
 
 
 def _played_hand(game_id: str, seed: int) -> object:
