@@ -472,7 +472,7 @@ def played_loss(position: Position, card: Card, cache: SolverCache | None = None
     if grouped:
         # The solver's own classes of interchangeable cards (`card_values`
         # values each class once too).
-        others = [rules.card(rep) for rep, members in solver._classes(legal)
+        others = [rules.card(rep) for rep, members in solver.classes(legal)
                   if card not in {rules.card(b) for b in members}]
     else:
         others = [c for c in rules.cards_of(legal) if c != card]

@@ -221,7 +221,7 @@ class Solver:
         legal = self.legal()
         out: dict[int, int] = {}
         guess: int | None = None
-        for rep, members in self._classes(legal):
+        for rep, members in self.classes(legal):
             v = self._value_after(seat, rep, guess)
             guess = v
             for b in members:
@@ -266,7 +266,7 @@ class Solver:
             tpts += self.rules.points[b]
         return led, bseat, bkey, tpts
 
-    def _classes(self, legal: int) -> list[tuple[int, list[int]]]:
+    def classes(self, legal: int) -> list[tuple[int, list[int]]]:
         """The legal cards grouped into interchangeable classes: (searched
         card, every card of its class)."""
         x = legal | self._s.gone
