@@ -146,13 +146,19 @@ def _follower_moves(shape: Shape, i: int, s: int) -> list[str]:
     else:
         lines += [f"if {'' if maxi else 'not '}side0[bseat]:", "    " + winning,
                   "else:", "    " + losing]
-    return lines + _block('''
+    return lines + _memo_moves("mk & 3, led, bkey")
+
+
+def _memo_moves(args: str) -> list[str]:
+    """The ordered moves (`moves`) remembered by the memo key `mk`, sorted
+    by `order_moves(legal, gone, <args>)` on a miss."""
+    return _block('''
         moves = orders.get(mk)
         if moves is None:
             if len(orders) > 200_000:
                 orders.clear()
-            moves = orders[mk] = order_moves(legal, gone, mk & 3, led, bkey)
-    ''')
+            moves = orders[mk] = order_moves(legal, gone, {args})
+    ''', args=args)
 
 
 def _lead(shape: Shape, s: int) -> list[str]:
@@ -188,11 +194,9 @@ def _lead(shape: Shape, s: int) -> list[str]:
             if ls:
                 rel |= sm & -(ls & -ls)
         mk = (legal << nbits | (gone & rel)) << 2
-        moves = orders.get(mk)
-        if moves is None:
-            if len(orders) > 200_000:
-                orders.clear()
-            moves = orders[mk] = order_moves(legal, gone, 0, -1, -2)
+    """, s=s, nxt=nxt, push=_push(keep), pop=_pop(keep))
+    body += _memo_moves("0, -1, -2")
+    body += _block("""
         best = {best}
         for b in moves:
             bit = 1 << b
@@ -352,18 +356,9 @@ def _boundary(shape: Shape, s: int) -> list[str]:
                     return lo
                 if hi < need:
                     return hi
-            if two:
-                r = ending2({s}, 0, -1, -1, -2, 0, rem, need - 1, need)
-            else:
-                r = P0_{s}(need, gone, rem)
-            if r >= need:
-                lo = r
-            else:
-                hi = r
-            if len(ends) > 500_000:
-                ends.clear()
-            ends[raw] = (lo, hi)
-            return r
+    """, raw=raw)
+    body += ["    " + x for x in _search_and_store(s, "len(ends) > 500_000", "ends", "raw")]
+    body += _block("""
         stats.probes += 1
         k = key_of(raw, {s})
         found = tt.get(k)
@@ -377,7 +372,7 @@ def _boundary(shape: Shape, s: int) -> list[str]:
                 return hi
         else:
             lo, hi = 0, rem
-    """, s=s, raw=raw)
+    """, s=s)
     if shape.trumps:
         # A new position: first bounded by the top trumps one side holds.
         body += ["    " + x for x in _block("""
@@ -390,7 +385,15 @@ def _boundary(shape: Shape, s: int) -> list[str]:
                 tt[k] = (lo, hi)
                 return lo if lo >= need else hi
         """)]
-    body += _block("""
+    body += _search_and_store(s, "len(tt) >= TT_LIMIT", "tt", "k")
+    return lines + ["    " + x for x in body] + [""]
+
+
+def _search_and_store(s: int, full: str, table: str, key: str) -> list[str]:
+    """The boundary's search once its bounds `lo`, `hi` did not answer: the
+    last two tricks by `ending2`, else seat `s` leads; the answer narrows
+    the bounds kept in `table` under `key` (cleared when `full`)."""
+    return _block("""
         if two:
             r = ending2({s}, 0, -1, -1, -2, 0, rem, need - 1, need)
         else:
@@ -399,12 +402,11 @@ def _boundary(shape: Shape, s: int) -> list[str]:
             lo = r
         else:
             hi = r
-        if len(tt) >= TT_LIMIT:
-            tt.clear()
-        tt[k] = (lo, hi)
+        if {full}:
+            {table}.clear()
+        {table}[{key}] = (lo, hi)
         return r
-    """, s=s)
-    return lines + ["    " + x for x in body] + [""]
+    """, s=s, full=full, table=table, key=key)
 
 
 def _start(maxi: bool) -> str:
