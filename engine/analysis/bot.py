@@ -27,7 +27,7 @@ from engine import Card, Deal
 from engine.analysis.inference import Replay, fewest_surprises
 from engine.analysis.position import Position, SolverCache, analyse, game_of, no_trump_lead_of
 from engine.analysis.review import exclusions
-from engine.analysis.sampling import FittingDraw, Knowledge, sample_hands
+from engine.analysis.sampling import Knowledge, drawer
 from engine.analysis.solver import SearchLimit
 from engine.bots import Bot, SimpleBot, legal_from
 
@@ -139,19 +139,11 @@ def hint(deal: Deal, seat: int, hand: Sequence[Card], rng: random.Random, sample
                   tuple(unseen))
     teams = _teams(deal, seat)
 
-    fits = getattr(deal, "hand_fits", None)
-    if fits is not None:
-        # The calls before play (20-card Filcău's binding) narrow the deals.
-        by_seat: list[list[Card]] = [[] for _ in range(n)]
-        for s, c in plays:
-            by_seat[s].append(c)
-        fitting = FittingDraw(k, fits, by_seat)
+    # The calls before play (20-card Filcău's binding) narrow the deals.
+    drawn = drawer(k, getattr(deal, "hand_fits", None), plays)
 
-        def draw() -> list[list[Card]] | None:
-            return fitting(rng)
-    else:
-        def draw() -> list[list[Card]] | None:
-            return sample_hands(k, rng)
+    def draw() -> list[list[Card]] | None:
+        return drawn(rng)
 
     replay = None
     if model is not None and len(plays) > first:

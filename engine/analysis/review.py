@@ -44,7 +44,7 @@ from engine.analysis.position import (
     teams_of,
 )
 from engine.analysis.rules import solver_rules
-from engine.analysis.sampling import Fits, FittingDraw, Knowledge, sample_hands
+from engine.analysis.sampling import Fits, Knowledge, drawer
 from engine.analysis.solver import SearchLimit
 
 #: Nodes a review may spend on one position before it gives up on that card.
@@ -387,14 +387,7 @@ def draw_for(record: HandRecord, index: int, k: Knowledge | None = None
     from the real ones: consistent with what he saw (`knowledge`) and, in a
     game with calls before play, with every seat's call
     (`engine.analysis.sampling.FittingDraw`, as the bots draw them)."""
-    k = k or knowledge(record, index)
-    fits = record.fits()
-    if fits is None:
-        return lambda rng: sample_hands(k, rng)
-    played: list[list[Card]] = [[] for _ in record.hands]
-    for seat, c in record.plays[:index]:
-        played[seat].append(c)
-    return FittingDraw(k, fits, played)
+    return drawer(k or knowledge(record, index), record.fits(), record.plays[:index])
 
 
 def sampled_losses(record: HandRecord, index: int, rng: random.Random, samples: int,
@@ -522,20 +515,13 @@ def _reaches(position: Position, seat: int, c: Card, team: int, at_least: int,
     solver, _ = load(p, cache)
     solver.stats.limit = solver.stats.nodes + limit if limit else 0
     rem = solver.rem
+    # (`probe` answers a `need` of 0 or less, or above `rem`, without a search.)
     if team == 0:   # side 0 (the solver's) must take at_least - won0 of what is left
         need = at_least - p.won[0]
-        if need <= 0:
-            return True, p.won[0]
-        if need > rem:
-            return False, p.won[0] + rem
         r = solver.probe(need)
         return r >= need, p.won[0] + r
     # side 1 takes what side 0 cannot: side 0 held to rem - (at_least - won1)
     need = p.won[1] + rem - at_least + 1   # side 0 taking this many stops side 1
-    if need <= 0:
-        return False, p.won[1] + rem
-    if need > rem:
-        return True, p.won[1]
     r = solver.probe(need)
     # r >= need: side 0 takes at least r, side 1 at most won1 + rem - r.
     return r < need, p.won[1] + rem - r

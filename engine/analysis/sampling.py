@@ -91,15 +91,29 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50
     return None
 
 
+#: A deal's answer to "could `seat` have held these cards at the deal?"
+Fits = Callable[[int, Sequence[Card]], bool]
+
+
+def drawer(k: Knowledge, fits: Fits | None, plays: Sequence[tuple[int, Card]]
+           ) -> Callable[[random.Random], list[list[Card]] | None]:
+    """Draws of the current hands consistent with `k` and, where the deal
+    has calls to fit (`fits`), with every other seat's call (`FittingDraw`,
+    `plays`: every (seat, card) played so far); else `sample_hands`."""
+    if fits is None:
+        return lambda rng: sample_hands(k, rng)
+    played: list[list[Card]] = [[] for _ in k.counts]
+    for seat, c in plays:
+        played[seat].append(c)
+    return FittingDraw(k, fits, played)
+
+
 #: A seat with more possible hands than this is left unconstrained.
 MAX_HANDS = 20_000
 #: Tries of the constrained seats' hands for each deal drawn.
 TRIES = 20
 #: Hands tried, at most, in the search that follows when no try fits.
 SEARCH_STEPS = 50_000
-
-#: A deal's answer to "could `seat` have held these cards at the deal?"
-Fits = Callable[[int, Sequence[Card]], bool]
 
 
 class FittingDraw:
@@ -152,7 +166,7 @@ class FittingDraw:
                     break
                 h = rng.choice(options)
                 used |= h
-                known[s] = tuple(c for i, c in enumerate(k.unseen) if h >> i & 1)
+                known[s] = self._cards(h)
             if not ok:
                 continue
             hands = sample_hands(replace(k, known=tuple(known)), rng, tries=5)
@@ -162,6 +176,10 @@ class FittingDraw:
         # of hands, in a random order, before falling back on the plays.
         found = self._search(rng, 0, 0, list(k.known), [SEARCH_STEPS])
         return found if found is not None else sample_hands(k, rng)
+
+    def _cards(self, h: int) -> tuple[Card, ...]:
+        """The unseen cards of the hand mask `h`."""
+        return tuple(c for i, c in enumerate(self.k.unseen) if h >> i & 1)
 
     def _search(self, rng: random.Random, depth: int, used: int,
                 known: list[tuple[Card, ...]], steps: list[int]) -> list[list[Card]] | None:
@@ -179,7 +197,7 @@ class FittingDraw:
             steps[0] -= 1
             if steps[0] < 0:
                 return None
-            known[s] = tuple(c for i, c in enumerate(k.unseen) if h >> i & 1)
+            known[s] = self._cards(h)
             found = self._search(rng, depth + 1, used | h, known, steps)
             if found is not None:
                 return found

@@ -161,16 +161,6 @@ class Solver:
 
     # ----- public questions -------------------------------------------------------
 
-    def can_reach(self, need: int) -> bool:
-        """Can side 0 take at least `need` of the points still out (the
-        current trick's included)?"""
-        s = self._s
-        if need <= 0:
-            return True
-        if need > s.rem:
-            return False
-        return self.probe(need) >= need
-
     def probe(self, need: int) -> int:
         """The fail-soft answer to "can side 0 take `need`?": a result r >=
         need says side 0 can take at least r of the points still out, r <

@@ -17,11 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Card, cards, get_game
-from engine.analysis import bot as bot_module
+from engine.analysis import sampling as sampling_module
 from engine.analysis.bot import SampledBot, hint
 from engine.analysis.sampling import FittingDraw
 from engine.games.filcau20 import Filcau20State
 from engine.games.filcau20.binding import binding_in, parse_call, required
+from tests.analysis.helpers import bound_deal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench import bots_bench  # noqa: E402
@@ -77,17 +78,9 @@ def _random_bound_deal(seed: int, plays: int) -> Any:
     """A hand of random cards bound after a knock (random calls among those
     the flow offers), then `plays` random legal cards; None if nobody bound."""
     rng = random.Random(seed)
-    game = get_game("filcau20")
-    state = game.new_match(rng)
-    dealt = game.deal(rng, state.dealer)
-    f = game.hand_flow(state, dealt.hands)
-    f.choose(f.pending().seat, "knock")
-    while f.pending().kind == "choose":
-        step = f.pending()
-        f.choose(step.seat, rng.choice(step.choices))
-    if f.deal is None or f.deal.binder is None:
+    deal = bound_deal(get_game("filcau20"), rng)
+    if deal is None:
         return None
-    deal = f.deal
     for _ in range(plays):
         deal.play(deal.turn, rng.choice(list(deal.legal_cards())))
     return deal
@@ -116,12 +109,12 @@ def test_no_sampled_deal_contradicts_the_binding(seed: int, plays: int, samples:
             played[(t.leader + i) % 4].append(c)
     for i, c in enumerate(deal.current_trick):
         played[(deal.leader + i) % 4].append(c)
-    original = bot_module.FittingDraw
-    bot_module.FittingDraw = Recording  # type: ignore[misc]
+    original = sampling_module.FittingDraw   # the hint draws through `sampling.drawer`
+    sampling_module.FittingDraw = Recording  # type: ignore[misc]
     try:
         found = hint(deal, seat, hand, random.Random(seed), samples)
     finally:
-        bot_module.FittingDraw = original  # type: ignore[misc]
+        sampling_module.FittingDraw = original  # type: ignore[misc]
     assert found is not None and found.card in deal.legal_cards()
     assert len(drawn) == samples
     everything = sorted(c.code for c in deal.game.pack.cards)
