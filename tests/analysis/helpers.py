@@ -132,6 +132,25 @@ def _legal(game: Game, trump: str | None, trick: Sequence[Card], hand: Sequence[
     return seen
 
 
+# ----- 20-card Filcău: a hand bound after a knock ----------------------------------------
+
+
+def bound_deal(game: Game, rng: random.Random) -> Any:
+    """A hand of 20-card Filcău dealt at random, knocked and bound with
+    random calls among those the flow offers, waiting for the first card
+    (the flow's deal: it knows the calls); None if nobody bound."""
+    state = game.new_match(rng)
+    dealt = game.deal(rng, state.dealer)
+    f: Any = game.hand_flow(state, dealt.hands)
+    f.choose(f.pending().seat, "knock")
+    while f.pending().kind == "choose":
+        step = f.pending()
+        f.choose(step.seat, rng.choice(step.choices))
+    if f.deal is None or f.deal.binder is None:
+        return None
+    return f.deal
+
+
 # ----- 20-card Filcău: the fris trick ---------------------------------------------------
 
 

@@ -37,6 +37,7 @@ from engine.games.filcau20 import Filcau20State
 from engine.games.filcau20.binding import binding_in, parse_call, required
 from table.cli import main
 from table.commands.review import replay, review_hand
+from tests.analysis.helpers import bound_deal
 
 GAME = get_game("filcau20")
 
@@ -45,16 +46,9 @@ def _bot_hand(seed: int) -> Any:
     """A hand dealt at random, knocked, bound with random calls among those
     the flow offers, and played by `SimpleBot`; None if nobody bound."""
     rng = random.Random(seed)
-    state = GAME.new_match(rng)
-    dealt = GAME.deal(rng, state.dealer)
-    f: Any = GAME.hand_flow(state, dealt.hands)
-    f.choose(f.pending().seat, "knock")
-    while f.pending().kind == "choose":
-        step = f.pending()
-        f.choose(step.seat, rng.choice(step.choices))
-    if f.deal is None or f.deal.binder is None:
+    deal = bound_deal(GAME, rng)
+    if deal is None:
         return None
-    deal = f.deal
     bot = SimpleBot()
     while not deal.finished:
         deal.play(deal.turn, bot.play(deal, deal.turn, deal.hand_of(deal.turn), rng))
