@@ -14,10 +14,11 @@ source, compiles it with `exec` and caches the result; each solver then
 calls the cached factory with its own tables and state.
 
 The generated code holds only the search (the yes/no question, move
-ordering by memo, the transposition table, the cut-offs): no rule of any
-game. The legal cards come from the game's follow table or its own
-`legal_mask`, who wins a trick from the game's `keytab`, the points from
-its `points` table, all passed in at run time (`engine.analysis.solver`).
+ordering by memo, the memo's order learning from cut-offs, the
+transposition table, the cut-offs): no rule of any game. The legal cards
+come from the game's follow table or its own `legal_mask`, who wins a
+trick from the game's `keytab`, the points from its `points` table, all
+passed in at run time (`engine.analysis.solver`).
 
 The generated functions, for `n` seats (`S` a seat, `N` the next one):
 
@@ -122,6 +123,15 @@ def _cutoff(maxi: bool, restore: list[str]) -> list[str]:
     return [head, *("    " + x for x in restore), "    return r", better, "    best = r"]
 
 
+def _learn() -> list[str]:
+    """At a cut-off by a move not tried first: the memo's moves with that
+    move first, so the next node of the same memo key tries it first (the
+    memo's order learns from the search's cut-offs; the set of moves, and
+    so every answer, is unchanged)."""
+    return ["if b != moves[0]:",
+            "    orders[mk] = (b, *[m for m in moves if m != b])"]
+
+
 def _follower_legal(shape: Shape) -> list[str]:
     if shape.follow:
         return _block("""
@@ -205,7 +215,7 @@ def _lead(shape: Shape, s: int) -> list[str]:
             r = {nxt}(need, eff[b], {s}, power[b], points[b], gone, rem, bit)
             {pop}
     """, s=s, nxt=nxt, best=_start(maxi), push=_push(keep), pop=_pop(keep))
-    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand"])]
+    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand", *_learn()])]
     body += [f"hands[{s}] = hand", "return best"]
     return [x for x in lines + ["    " + x for x in body] if x.strip() != "pass"] + [""]
 
@@ -249,7 +259,7 @@ def _middle(shape: Shape, i: int, s: int) -> list[str]:
                 r = {nxt}(need, led, bseat, bkey, tpts + points[b], gone, rem, tb | bit)
             {pop}
     """, s=s, nxt=nxt, best=_start(maxi), push=_push(keep), pop=_pop(keep))
-    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand"])]
+    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand", *_learn()])]
     body += [f"hands[{s}] = hand", "return best"]
     return [x for x in lines + ["    " + x for x in body] if x.strip() != "pass"] + [""]
 
@@ -290,7 +300,8 @@ def _last(shape: Shape, s: int) -> list[str]:
     body += ["        " + x for x in _settle(True, s, "other")]
     body += ["    else:"]
     body += ["        " + x for x in _settle(False, s, "other")]
-    body += ["    " + x for x in _cutoff(maxi, restore)]
+    # (A single legal card has no memo key, but it is always `moves[0]`.)
+    body += ["    " + x for x in _cutoff(maxi, restore + _learn())]
     body += restore + ["return best"]
     return lines + ["    " + x for x in body] + [""]
 

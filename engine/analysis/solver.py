@@ -40,7 +40,16 @@ The techniques (each measured in bench/solver_bench.py):
   than it saves).
 * **move ordering**: the leader tries the top remaining card of a suit first,
   then low cards; a follower whose side is winning gives points, one whose
-  side is losing wins as cheaply as it can, or else throws its least.
+  side is losing wins as cheaply as it can, or else throws its least. Each
+  node's ordered moves are remembered by what decides that order, and the
+  remembered order **learns from the cut-offs**: when a move other than the
+  first refutes a node, it moves to the front of its memo entry, so the
+  next node of the same kind (the same legal cards, played cards beside
+  them, cards that would win the trick, side winning it) tries it first, in
+  every later question of the solver (bench/solver_ab.py against the static
+  order: whole Filicău deals 1.28 times fewer nodes, 1.22 times fewer CPU
+  seconds). The answers never depend on it; the work a question takes may
+  depend on what the solver was asked before.
 * **a search written per shape** (`engine.analysis.searchcode`): the trick
   play and the trick boundary are generated once per number of seats,
   seating of sides, kind of legal family, lead rule and trumps, one function
