@@ -63,7 +63,7 @@ Factory = Callable[..., tuple[tuple[Callable[..., int], ...],
 
 #: The names the generated code takes from its solver (keyword arguments).
 PARAMS = (
-    "hands", "me", "stats", "tt", "ends", "orders", "order_moves", "ending2", "key_of",
+    "hands", "me", "stats", "tt", "ends", "orders", "learnt", "order_moves", "ending2", "key_of",
     "sure_points", "keytab", "eff", "power", "points", "beats", "suit_masks", "follow",
     "family", "tables", "undertrump", "legal_mask", "plain", "ntl_cards", "trumps", "tie",
     "side0", "nbits", "SearchLimit", "TT_LIMIT", "RAW_CARDS",
@@ -125,11 +125,14 @@ def _cutoff(maxi: bool, restore: list[str]) -> list[str]:
 
 def _learn() -> list[str]:
     """At a cut-off by a move not tried first: the memo's moves with that
-    move first, so the next node of the same memo key tries it first (the
-    memo's order learns from the search's cut-offs; the set of moves, and
-    so every answer, is unchanged)."""
+    move first, so the next node of the same memo key tries it first, and
+    the move remembered by the legal cards (`learnt`), tried first where
+    the same legal cards meet a memo key not seen yet (the memo's order
+    learns from the search's cut-offs; the set of moves, and so every
+    answer, is unchanged)."""
     return ["if b != moves[0]:",
-            "    orders[mk] = (b, *[m for m in moves if m != b])"]
+            "    orders[mk] = (b, *[m for m in moves if m != b])",
+            "    learnt[legal] = b"]
 
 
 def _follower_legal(shape: Shape) -> list[str]:
@@ -161,13 +164,19 @@ def _follower_moves(shape: Shape, i: int, s: int) -> list[str]:
 
 def _memo_moves(args: str) -> list[str]:
     """The ordered moves (`moves`) remembered by the memo key `mk`, sorted
-    by `order_moves(legal, gone, <args>)` on a miss."""
+    by `order_moves(legal, gone, <args>)` on a miss, with the move that last
+    refuted a node of the same legal cards first (`_learn`)."""
     return _block('''
         moves = orders.get(mk)
         if moves is None:
             if len(orders) > 200_000:
                 orders.clear()
-            moves = orders[mk] = order_moves(legal, gone, {args})
+                learnt.clear()
+            moves = order_moves(legal, gone, {args})
+            kb = learnt.get(legal, -1)
+            if kb != moves[0] and kb in moves:
+                moves = (kb, *[m for m in moves if m != kb])
+            orders[mk] = moves
     ''', args=args)
 
 
