@@ -14,10 +14,11 @@ source, compiles it with `exec` and caches the result; each solver then
 calls the cached factory with its own tables and state.
 
 The generated code holds only the search (the yes/no question, move
-ordering by memo, the transposition table, the cut-offs): no rule of any
-game. The legal cards come from the game's follow table or its own
-`legal_mask`, who wins a trick from the game's `keytab`, the points from
-its `points` table, all passed in at run time (`engine.analysis.solver`).
+ordering by memo, the memo's order learning from cut-offs, the
+transposition table, the cut-offs): no rule of any game. The legal cards
+come from the game's follow table or its own `legal_mask`, who wins a
+trick from the game's `keytab`, the points from its `points` table, all
+passed in at run time (`engine.analysis.solver`).
 
 The generated functions, for `n` seats (`S` a seat, `N` the next one):
 
@@ -62,7 +63,7 @@ Factory = Callable[..., tuple[tuple[Callable[..., int], ...],
 
 #: The names the generated code takes from its solver (keyword arguments).
 PARAMS = (
-    "hands", "me", "stats", "tt", "ends", "orders", "order_moves", "ending2", "key_of",
+    "hands", "me", "stats", "tt", "ends", "orders", "learnt", "order_moves", "ending2", "key_of",
     "sure_points", "keytab", "eff", "power", "points", "beats", "suit_masks", "follow",
     "family", "tables", "undertrump", "legal_mask", "plain", "ntl_cards", "trumps", "tie",
     "side0", "nbits", "SearchLimit", "TT_LIMIT", "RAW_CARDS",
@@ -122,6 +123,18 @@ def _cutoff(maxi: bool, restore: list[str]) -> list[str]:
     return [head, *("    " + x for x in restore), "    return r", better, "    best = r"]
 
 
+def _learn() -> list[str]:
+    """At a cut-off by a move not tried first: the memo's moves with that
+    move first, so the next node of the same memo key tries it first, and
+    the move remembered by the legal cards (`learnt`), tried first where
+    the same legal cards meet a memo key not seen yet (the memo's order
+    learns from the search's cut-offs; the set of moves, and so every
+    answer, is unchanged)."""
+    return ["if b != moves[0]:",
+            "    orders[mk] = (b, *[m for m in moves if m != b])",
+            "    learnt[legal] = b"]
+
+
 def _follower_legal(shape: Shape) -> list[str]:
     if shape.follow:
         return _block("""
@@ -151,13 +164,19 @@ def _follower_moves(shape: Shape, i: int, s: int) -> list[str]:
 
 def _memo_moves(args: str) -> list[str]:
     """The ordered moves (`moves`) remembered by the memo key `mk`, sorted
-    by `order_moves(legal, gone, <args>)` on a miss."""
+    by `order_moves(legal, gone, <args>)` on a miss, with the move that last
+    refuted a node of the same legal cards first (`_learn`)."""
     return _block('''
         moves = orders.get(mk)
         if moves is None:
             if len(orders) > 200_000:
                 orders.clear()
-            moves = orders[mk] = order_moves(legal, gone, {args})
+                learnt.clear()
+            moves = order_moves(legal, gone, {args})
+            kb = learnt.get(legal, -1)
+            if kb != moves[0] and kb in moves:
+                moves = (kb, *[m for m in moves if m != kb])
+            orders[mk] = moves
     ''', args=args)
 
 
@@ -205,7 +224,7 @@ def _lead(shape: Shape, s: int) -> list[str]:
             r = {nxt}(need, eff[b], {s}, power[b], points[b], gone, rem, bit)
             {pop}
     """, s=s, nxt=nxt, best=_start(maxi), push=_push(keep), pop=_pop(keep))
-    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand"])]
+    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand", *_learn()])]
     body += [f"hands[{s}] = hand", "return best"]
     return [x for x in lines + ["    " + x for x in body] if x.strip() != "pass"] + [""]
 
@@ -249,7 +268,7 @@ def _middle(shape: Shape, i: int, s: int) -> list[str]:
                 r = {nxt}(need, led, bseat, bkey, tpts + points[b], gone, rem, tb | bit)
             {pop}
     """, s=s, nxt=nxt, best=_start(maxi), push=_push(keep), pop=_pop(keep))
-    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand"])]
+    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand", *_learn()])]
     body += [f"hands[{s}] = hand", "return best"]
     return [x for x in lines + ["    " + x for x in body] if x.strip() != "pass"] + [""]
 
@@ -290,7 +309,8 @@ def _last(shape: Shape, s: int) -> list[str]:
     body += ["        " + x for x in _settle(True, s, "other")]
     body += ["    else:"]
     body += ["        " + x for x in _settle(False, s, "other")]
-    body += ["    " + x for x in _cutoff(maxi, restore)]
+    # (A single legal card has no memo key, but it is always `moves[0]`.)
+    body += ["    " + x for x in _cutoff(maxi, restore + _learn())]
     body += restore + ["return best"]
     return lines + ["    " + x for x in body] + [""]
 

@@ -40,7 +40,18 @@ The techniques (each measured in bench/solver_bench.py):
   than it saves).
 * **move ordering**: the leader tries the top remaining card of a suit first,
   then low cards; a follower whose side is winning gives points, one whose
-  side is losing wins as cheaply as it can, or else throws its least.
+  side is losing wins as cheaply as it can, or else throws its least. Each
+  node's ordered moves are remembered by what decides that order, and the
+  remembered order **learns from the cut-offs**: when a move other than the
+  first refutes a node, it moves to the front of its memo entry, so the
+  next node of the same kind (the same legal cards, played cards beside
+  them, cards that would win the trick, side winning it) tries it first, in
+  every later question of the solver (bench/solver_ab.py against the static
+  order: whole Filicău deals 1.28 times fewer nodes, 1.22 times fewer CPU
+  seconds); and a node whose memo entry is new tries first the move that
+  last refuted a node with the same legal cards (1.04 times fewer nodes in
+  Filicău, 1.10 in Filkó). The answers never depend on it; the work a
+  question takes may depend on what the solver was asked before.
 * **a search written per shape** (`engine.analysis.searchcode`): the trick
   play and the trick boundary are generated once per number of seats,
   seating of sides, kind of legal family, lead rule and trumps, one function
@@ -328,8 +339,11 @@ class _Search:
         # The next seat, and the seats after each seat in playing order.
         next_seat, after = _seats(n)
         beats, suit_masks = _beats(rules)
-        # The ordered moves of a node, by what decides them (`play`).
+        # The ordered moves of a node, by what decides them (`play`), and
+        # the move that last refuted a node, by its legal cards: both learn
+        # from the search's cut-offs (`searchcode._learn`).
         orders: dict[int, tuple[int, ...]] = {}
+        learnt: dict[int, int] = {}
 
         # The renumbered key (see `_key_tables`): per 8-bit chunk of the cards
         # still out, one lookup gives their classes, one per hand their seat.
@@ -476,7 +490,7 @@ class _Search:
         # The search proper: generated per shape (`engine.analysis.searchcode`).
         shape = Shape(side0, follow is not None, ntl_seat, trumps != 0)
         bounds, plays = search_factory(shape)(
-            hands=hands, me=me, stats=stats, tt=tt, ends=ends, orders=orders,
+            hands=hands, me=me, stats=stats, tt=tt, ends=ends, orders=orders, learnt=learnt,
             order_moves=order_moves, ending2=ending2, key_of=key_of, sure_points=sure_points,
             keytab=keytab, eff=eff, power=power, points=points, beats=beats,
             suit_masks=suit_masks, follow=follow, family=family, tables=tables,

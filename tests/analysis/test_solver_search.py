@@ -1,6 +1,7 @@
 """The generated search (`engine.analysis.searchcode`): compiled once per
-shape of game, and a search stopped by its node limit leaves nothing behind
-that changes a later answer (its state lives in the calls' arguments)."""
+shape of game, a search stopped by its node limit leaves nothing behind
+that changes a later answer (its state lives in the calls' arguments), and
+the move orders it learns from its cut-offs never change a value."""
 
 from __future__ import annotations
 
@@ -8,16 +9,19 @@ import random
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import get_game
-from engine.analysis import SearchLimit, Solver
+from engine.analysis import SearchLimit, Solver, SolverCache, analyse
 from engine.analysis.position import hand_masks
 from engine.analysis.rules import solver_rules
 from engine.analysis.searchcode import Shape, search_factory, source
-from tests.analysis.helpers import random_ending
+from tests.analysis.helpers import brute_force, random_ending
 
 
 @pytest.mark.parametrize("game_id", ["filicau", "filko5", "fildinsky"])
@@ -88,3 +92,29 @@ def test_every_generated_shape_is_clean_python(seats: int, tmp_path: Path) -> No
                            "--output-format", "concise", *paths],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6),
+       game_id=st.sampled_from(["filicau", "filko_hats", "filko6", "sueca", "fildinsky"]))
+def test_what_a_solver_learnt_from_earlier_questions_never_changes_a_value(
+        seed: int, game_id: str) -> None:
+    """The search reorders its remembered moves by the cut-offs it met (the
+    move that refuted a node is tried first at the next node of the same
+    kind), so one solver's later searches depend on what it was asked
+    before: the work may change, never a value. One solver kept for a run
+    of endings of the same trump and teams (as the review and the sampled
+    deals keep theirs) values every card as the brute force does."""
+    game = get_game(game_id)
+    rng = random.Random(seed)
+    ctx: dict[str, object] = {"stock_empty": True} if game_id == "fildinsky" else {}
+    family = game.legal_family_for(**ctx) if ctx else None
+    first = random_ending(game, rng, 4, family)
+    cache = SolverCache()
+    for i in range(10):
+        p = replace(random_ending(game, rng, 3 + i % 2, family),
+                    trump=first.trump, teams=first.teams)
+        expected_points, expected_values = brute_force(p, ctx, memo={})
+        got = analyse(p, cache=cache)
+        assert (got.points, got.values) == (expected_points, expected_values), (i, p)
