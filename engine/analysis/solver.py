@@ -106,15 +106,45 @@ class Solver:
         self.teams = tuple(teams)
         self.side0 = tuple(t == 0 for t in teams)
         self.no_trump_lead = no_trump_lead
-        self.tt: dict[int, tuple[int, int]] = {}
-        self.stats = Stats()
         everything = 0
         for m in rules.tables.suit_mask:
             everything |= m
         self._everything = everything
         self._point_masks = tuple((rules.points[pm.bit_length() - 1], pm)
                                   for pm in rules.point_masks)
-        self._s = _Search(rules, self.side0, self.tt, self.stats, no_trump_lead)
+        # A search of a dropped solver of the same rules, sides and lead
+        # rule, emptied (`_Search.reset`), or a new one: binding the
+        # generated functions (and collecting the reference cycles they
+        # make) was most of a solver's set-up.
+        self._pool_key = (id(rules), self.side0, no_trump_lead)
+        s = None
+        pool = _POOL.get(self._pool_key)
+        if pool:
+            try:
+                s = pool.pop()
+            except IndexError:  # (another thread took it)
+                s = None
+        if s is None or s.rules is not rules:
+            s = _Search(rules, self.side0, {}, Stats(), no_trump_lead)
+        self._s = s
+        self.tt: dict[int, tuple[int, int]] = s.tt
+        self.stats: Stats = s.stats
+
+    def __del__(self) -> None:
+        # The search goes back to the pool, emptied: the next solver of the
+        # same rules, sides and lead rule starts from it as from a new one.
+        try:
+            s = self._s
+            s.reset()
+            pool = _POOL.get(self._pool_key)
+            if pool is None:
+                if len(_POOL) >= _POOL_KEYS:
+                    _POOL.clear()
+                pool = _POOL[self._pool_key] = []
+            if len(pool) < _POOL_SIZE:
+                pool.append(s)
+        except Exception:  # noqa: BLE001, S110 (at interpreter exit: nothing to keep)
+            pass
 
     def legal(self) -> int:
         """The legal cards (bits) of the seat to play."""
@@ -302,6 +332,9 @@ class _Search:
                  tt: dict[int, tuple[int, int]], stats: Stats,
                  no_trump_lead: tuple[int, int] | None = None) -> None:
         n = len(side0)
+        self.rules = rules
+        self.tt = tt
+        self.stats = stats
         self.hands: list[int] = [0] * n
         self.trick: list[int] = []
         self.leader = 0
@@ -349,6 +382,8 @@ class _Search:
         seats = tuple(enumerate(range(1, n)))
         memo: dict[int, int] = {}
         ends: dict[int, tuple[int, int]] = {}
+        # Every table the search fills, emptied by `reset`.
+        self._tables = (tt, ends, orders, learnt, memo)
 
         def key_of(raw: int, leader: int) -> int:
             # The renumbered key of the raw position `raw` (the leader, then
@@ -461,6 +496,22 @@ class _Search:
         self.boundary = boundary
         self.play = play
 
+    def reset(self) -> None:
+        """Empty every table and the counts: as good as a new search."""
+        for table in self._tables:
+            table.clear()
+        stats = self.stats
+        stats.nodes = stats.probes = stats.hits = stats.limit = 0
+        self.trick = []
+
+
+#: Emptied searches of dropped solvers, by (rules' identity, sides, lead
+#: rule) (`Solver.__init__`): at most `_POOL_SIZE` for each of at most
+#: `_POOL_KEYS` keys. A pooled search holds its rules, so their identity is
+#: not reused while it waits.
+_POOL: dict[tuple[int, tuple[bool, ...], tuple[int, int] | None], list[_Search]] = {}
+_POOL_SIZE = 4
+_POOL_KEYS = 64
 
 #: A move's bit fits in this many bits of a sort key.
 _MOVE_BITS = 128
