@@ -228,6 +228,9 @@ class Solver:
             found = self.tt.get(s.key())
             if found is not None:
                 lo, hi = max(lo, found[0]), min(hi, found[1])
+        elif not s.trick and s.small:
+            # A small search bounds no position by its top trumps: the root's.
+            lo, hi = s.sure()
         steps = 0 if guess is None else _GUESS_STEPS
         need = guess
         while lo < hi:
@@ -492,6 +495,15 @@ class _Search:
                 tb |= 1 << x
             return plays[len(trick)][seat](need, led, bseat, bkey, tpts, me.gone, me.rem, tb)
 
+        def sure() -> tuple[int, int]:
+            # Side 0's points from the position loaded (a trick boundary) are
+            # at least its sure points and at most the rest less the other's.
+            if not trumps:
+                return 0, me.rem
+            sure0, sure1 = sure_points(trumps, tie, points, hands, side0)
+            return sure0, me.rem - sure1
+
+        self.sure = sure
         self.key = key
         self.boundary = boundary
         self.play = play
