@@ -28,7 +28,11 @@ The generated functions, for `n` seats (`S` a seat, `N` the next one):
   `bkey` the seat winning the trick and its key, `tpts` the trick's points
   so far, `tb` the trick's cards (bits); the last position settles the
   trick and asks the next trick's question of its winner;
-* `BS(need, gone, rem)`: the question at a trick boundary with S to lead.
+* `BS(need, gone, rem)`: the question at a trick boundary with S to lead;
+* `E0_S(need, rem)`, `Ei_S(need, led, bseat, bkey, tpts, rem)`: the last
+  two tricks (every hand holds two cards), searched lean: no move
+  ordering, no table, the first trick's last card playing the last trick
+  out (`WS()`: whether side 0 wins the last trick S leads).
 
 `gone` is the cards played before this trick, `rem` the points still out
 (this trick's included). Each answers "can side 0 take `need` of the
@@ -63,7 +67,7 @@ Factory = Callable[..., tuple[tuple[Callable[..., int], ...],
 
 #: The names the generated code takes from its solver (keyword arguments).
 PARAMS = (
-    "hands", "me", "stats", "tt", "ends", "orders", "learnt", "order_moves", "ending2", "key_of",
+    "hands", "me", "stats", "tt", "ends", "orders", "learnt", "order_moves", "key_of",
     "sure_points", "keytab", "eff", "power", "points", "beats", "suit_masks", "follow",
     "family", "tables", "undertrump", "legal_mask", "plain", "ntl_cards", "trumps", "tie",
     "side0", "nbits", "SearchLimit", "TT_LIMIT", "RAW_CARDS",
@@ -96,6 +100,12 @@ def source(shape: Shape) -> str:
             out += _indent(_middle(shape, i, s))
         out += _indent(_last(shape, s))
         out += _indent(_boundary(shape, s))
+        out += _indent(_ending_lead(shape, s))
+        for i in range(1, n - 1):
+            out += _indent(_ending_middle(shape, i, s))
+        out += _indent(_ending_last(shape, s))
+        out += _indent(_winner(shape, s))
+    out.append(f"    Ws = ({', '.join(f'W{s}' for s in range(n))},)")
     out.append(f"    Bs = ({', '.join(f'B{s}' for s in range(n))},)")
     rows = ", ".join("(" + ", ".join(f"P{i}_{s}" for s in range(n)) + ",)" for i in range(n))
     out.append(f"    return Bs, ({rows},)")
@@ -341,14 +351,7 @@ def _settle(side0: bool, s: int, boundary: str) -> list[str]:
 
 def _boundary(shape: Shape, s: int) -> list[str]:
     n = len(shape.side0)
-    order = [(s + j) % n for j in range(n)]
-    last = ["b = lh.bit_length() - 1", "kt = keytab[eff[b]]", "wk = kt[b]",
-            f"w0 = {shape.side0[s]}"]
-    for a in order[1:]:
-        last += [f"k = kt[hands[{a}].bit_length() - 1]",
-                 "if k > wk:",
-                 f"    wk, w0 = k, {shape.side0[a]}"]
-    last += [f"stats.nodes += {n}", "return rem if w0 else 0"]
+    last = _last_trick(shape, s, "lh") + [f"stats.nodes += {n}", "return rem if w0 else 0"]
     raw = f"{s}"
     for a in range(n):
         raw = f"({raw}) << nbits | hands[{a}]"
@@ -361,7 +364,7 @@ def _boundary(shape: Shape, s: int) -> list[str]:
     body = _block("""
         if stats.limit and stats.nodes > stats.limit:
             raise SearchLimit(stats.nodes)
-        # The last two tricks: searched by `ending2`.
+        # The last two tricks: searched by `E0_S` (lean).
         two = cards == 2
         raw = {raw}
         if me.small or cards <= RAW_CARDS:
@@ -415,7 +418,7 @@ def _search_and_store(s: int, full: str, table: str, key: str) -> list[str]:
     the bounds kept in `table` under `key` (cleared when `full`)."""
     return _block("""
         if two:
-            r = ending2({s}, 0, -1, -1, -2, 0, rem, need - 1, need)
+            r = E0_{s}(need, rem)
         else:
             r = P0_{s}(need, gone, rem)
         if r >= need:
@@ -427,6 +430,121 @@ def _search_and_store(s: int, full: str, table: str, key: str) -> list[str]:
         {table}[{key}] = (lo, hi)
         return r
     """, s=s, full=full, table=table, key=key)
+
+
+def _last_trick(shape: Shape, s: int, hand: str) -> list[str]:
+    """The last trick, seat `s` leading its last card (`hand` holds it) and
+    every other seat its last card of `hands`: `w0`, whether side 0 wins it."""
+    n = len(shape.side0)
+    lines = [f"b = {hand}.bit_length() - 1", "kt = keytab[eff[b]]", "wk = kt[b]",
+             f"w0 = {shape.side0[s]}"]
+    for a in [(s + j) % n for j in range(1, n)]:
+        lines += [f"k = kt[hands[{a}].bit_length() - 1]",
+                  "if k > wk:",
+                  f"    wk, w0 = k, {shape.side0[a]}"]
+    return lines
+
+
+def _winner(shape: Shape, s: int) -> list[str]:
+    """`W{s}()`: whether side 0 wins the last trick, seat `s` leading it."""
+    return ([f"def W{s}() -> bool:"] + ["    " + x for x in _last_trick(shape, s, f"hands[{s}]")]
+            + ["    return w0", ""])
+
+
+def _ending_lead(shape: Shape, s: int) -> list[str]:
+    """`E0_{s}(need, rem)`: the last two tricks (every hand holds two cards),
+    seat `s` leading the first: a lean yes/no search, fail-soft like the
+    boundary (no move ordering, no table; the last trick forced)."""
+    n = len(shape.side0)
+    maxi = shape.side0[s]
+    nxt = f"E1_{(s + 1) % n}"
+    keep = not shape.follow
+    lines = [f"def E0_{s}(need: int, rem: int) -> int:",
+             "    stats.nodes += 1",
+             f"    hand = hands[{s}]",
+             "    legal = hand"]
+    if s == shape.ntl_seat:
+        lines += ["    if ntl_cards == 2 and hand & plain:", "        legal = hand & plain"]
+    body = _block("""
+        best = {best}
+        while legal:
+            low = legal & -legal
+            legal ^= low
+            b = low.bit_length() - 1
+            hands[{s}] = hand ^ low
+            {push}
+            r = {nxt}(need, eff[b], {s}, power[b], points[b], rem)
+            {pop}
+    """, s=s, nxt=nxt, best=_start(maxi), push=_push(keep), pop=_pop(keep))
+    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand"])]
+    body += [f"hands[{s}] = hand", "return best"]
+    return [x for x in lines + ["    " + x for x in body] if x.strip() != "pass"] + [""]
+
+
+def _ending_middle(shape: Shape, i: int, s: int) -> list[str]:
+    """`E{i}_{s}(need, led, bseat, bkey, tpts, rem)`: seat `s` plays card `i`
+    of the first of the last two tricks (`_ending_lead`)."""
+    n = len(shape.side0)
+    maxi = shape.side0[s]
+    nxt = f"E{i + 1}_{(s + 1) % n}"
+    keep = not shape.follow
+    lines = [f"def E{i}_{s}(need: int, led: int, bseat: int, bkey: int, tpts: int, "
+             "rem: int) -> int:",
+             "    stats.nodes += 1",
+             f"    hand = hands[{s}]"]
+    body = _follower_legal(shape)
+    body += _block("""
+        kt = keytab[led]
+        best = {best}
+        while legal:
+            low = legal & -legal
+            legal ^= low
+            b = low.bit_length() - 1
+            hands[{s}] = hand ^ low
+            {push}
+            k = kt[b]
+            if k > bkey:
+                r = {nxt}(need, led, {s}, k, tpts + points[b], rem)
+            else:
+                r = {nxt}(need, led, bseat, bkey, tpts + points[b], rem)
+            {pop}
+    """, s=s, nxt=nxt, best=_start(maxi), push=_push(keep), pop=_pop(keep))
+    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand"])]
+    body += [f"hands[{s}] = hand", "return best"]
+    return [x for x in lines + ["    " + x for x in body] if x.strip() != "pass"] + [""]
+
+
+def _ending_last(shape: Shape, s: int) -> list[str]:
+    """The first trick's last card in the last two tricks: the trick is
+    settled and the last trick, every card forced, is played out (won by
+    seat `s`'s card: written out here; else by `W{bseat}`)."""
+    n = len(shape.side0)
+    maxi = shape.side0[s]
+    lines = [f"def E{n - 1}_{s}(need: int, led: int, bseat: int, bkey: int, tpts: int, "
+             "rem: int) -> int:",
+             "    stats.nodes += 1",
+             f"    hand = hands[{s}]"]
+    body = _follower_legal(shape)
+    body += _block("""
+        kt0 = keytab[led]
+        b0 = side0[bseat]
+        best = {best}
+        while legal:
+            low = legal & -legal
+            legal ^= low
+            b = low.bit_length() - 1
+            tp = tpts + points[b]
+            lh = hand ^ low
+            hands[{s}] = lh
+            if kt0[b] > bkey:
+    """, best=_start(maxi), s=s)
+    body += ["        " + x for x in _last_trick(shape, s, "lh")]
+    body += [f"        r = {'tp' if shape.side0[s] else '0'} + (rem - tp if w0 else 0)",
+             "    else:",
+             "        r = (tp if b0 else 0) + (rem - tp if Ws[bseat]() else 0)"]
+    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand"])]
+    body += [f"hands[{s}] = hand", "return best"]
+    return lines + ["    " + x for x in body] + [""]
 
 
 def _start(maxi: bool) -> str:

@@ -32,12 +32,12 @@ The techniques (each measured in bench/solver_bench.py):
   lead a trump while it holds another card. Every position of that search
   with that seat to lead at that depth is under the rule, so the table stays
   consistent (a solver is made per restriction).
-* **the last two tricks** are searched by a lean alpha-beta of their own
-  (`ending2`: no move ordering, the last trick forced). Positions with at
-  most `RAW_CARDS` cards a hand, and every position of a search loaded with
-  at most `SMALL_TRICKS` cards a hand, keep their bounds by raw position
-  instead of the table (few of them recur: the renumbered key costs more
-  than it saves).
+* **the last two tricks** are searched by a lean yes/no search of their
+  own (`E0_S` in the generated search: no move ordering, no table, the
+  last trick forced). Positions with at most `RAW_CARDS` cards a hand,
+  and every position of a search loaded with at most `SMALL_TRICKS` cards
+  a hand, keep their bounds by raw position instead of the table (few of
+  them recur: the renumbered key costs more than it saves).
 * **move ordering**: the leader tries the top remaining card of a suit first,
   then low cards; a follower whose side is winning gives points, one whose
   side is losing wins as cheaply as it can, or else throws its least. Each
@@ -106,15 +106,45 @@ class Solver:
         self.teams = tuple(teams)
         self.side0 = tuple(t == 0 for t in teams)
         self.no_trump_lead = no_trump_lead
-        self.tt: dict[int, tuple[int, int]] = {}
-        self.stats = Stats()
         everything = 0
         for m in rules.tables.suit_mask:
             everything |= m
         self._everything = everything
         self._point_masks = tuple((rules.points[pm.bit_length() - 1], pm)
                                   for pm in rules.point_masks)
-        self._s = _Search(rules, self.side0, self.tt, self.stats, no_trump_lead)
+        # A search of a dropped solver of the same rules, sides and lead
+        # rule, emptied (`_Search.reset`), or a new one: binding the
+        # generated functions (and collecting the reference cycles they
+        # make) was most of a solver's set-up.
+        self._pool_key = (id(rules), self.side0, no_trump_lead)
+        s = None
+        pool = _POOL.get(self._pool_key)
+        if pool:
+            try:
+                s = pool.pop()
+            except IndexError:  # (another thread took it)
+                s = None
+        if s is None or s.rules is not rules:
+            s = _Search(rules, self.side0, {}, Stats(), no_trump_lead)
+        self._s = s
+        self.tt: dict[int, tuple[int, int]] = s.tt
+        self.stats: Stats = s.stats
+
+    def __del__(self) -> None:
+        # The search goes back to the pool, emptied: the next solver of the
+        # same rules, sides and lead rule starts from it as from a new one.
+        try:
+            s = self._s
+            s.reset()
+            pool = _POOL.get(self._pool_key)
+            if pool is None:
+                if len(_POOL) >= _POOL_KEYS:
+                    _POOL.clear()
+                pool = _POOL[self._pool_key] = []
+            if len(pool) < _POOL_SIZE:
+                pool.append(s)
+        except Exception:  # noqa: BLE001, S110 (at interpreter exit: nothing to keep)
+            pass
 
     def legal(self) -> int:
         """The legal cards (bits) of the seat to play."""
@@ -198,6 +228,9 @@ class Solver:
             found = self.tt.get(s.key())
             if found is not None:
                 lo, hi = max(lo, found[0]), min(hi, found[1])
+        elif not s.trick and s.small:
+            # A small search bounds no position by its top trumps: the root's.
+            lo, hi = s.sure()
         steps = 0 if guess is None else _GUESS_STEPS
         need = guess
         while lo < hi:
@@ -302,6 +335,9 @@ class _Search:
                  tt: dict[int, tuple[int, int]], stats: Stats,
                  no_trump_lead: tuple[int, int] | None = None) -> None:
         n = len(side0)
+        self.rules = rules
+        self.tt = tt
+        self.stats = stats
         self.hands: list[int] = [0] * n
         self.trick: list[int] = []
         self.leader = 0
@@ -336,8 +372,6 @@ class _Search:
         follow = follow_table(family, tables) if family in BY_LED_SUIT else None
         hands = self.hands
         me = self
-        # The next seat, and the seats after each seat in playing order.
-        next_seat, after = _seats(n)
         beats, suit_masks = _beats(rules)
         # The ordered moves of a node, by what decides them (`play`), and
         # the move that last refuted a node, by its legal cards: both learn
@@ -351,7 +385,8 @@ class _Search:
         seats = tuple(enumerate(range(1, n)))
         memo: dict[int, int] = {}
         ends: dict[int, tuple[int, int]] = {}
-        last_hand = n - 1
+        # Every table the search fills, emptied by `reset`.
+        self._tables = (tt, ends, orders, learnt, memo)
 
         def key_of(raw: int, leader: int) -> int:
             # The renumbered key of the raw position `raw` (the leader, then
@@ -419,79 +454,11 @@ class _Search:
             scored.sort(reverse=True)
             return tuple([v & _MOVE_MASK for v in scored])
 
-        def ending2(seat: int, i: int, led: int, bseat: int, bkey: int, tpts: int, rem: int,
-                    alpha: int, beta: int) -> int:
-            # The last two tricks (every hand holds two cards at the first
-            # one's lead), alpha-beta on side 0's points of both, fail-soft:
-            # a result >= beta is a lower bound, <= alpha an upper bound.
-            stats.nodes += 1
-            hand = hands[seat]
-            if i == 0:
-                legal = hand
-                if seat == ntl_seat and ntl_cards == 2 and hand & plain:
-                    legal = hand & plain
-            elif follow is not None:
-                first, second = follow[led]
-                legal = hand & first or hand & second or hand
-            else:
-                legal = legal_mask(family, tables, hand, me.trick, undertrump)
-            maxi = side0[seat]
-            best = -1 if maxi else 1 << 30
-            while legal:
-                low = legal & -legal
-                legal ^= low
-                b = low.bit_length() - 1
-                if i == 0:
-                    k = power[b]
-                    nled = eff[b]
-                else:
-                    k = keytab[led][b]
-                    nled = led
-                if k > bkey:
-                    nbs, nbk = seat, k
-                else:
-                    nbs, nbk = bseat, bkey
-                tp = tpts + points[b]
-                hands[seat] = hand ^ low
-                if i == last_hand:
-                    # The first trick is settled; the last one is forced.
-                    lb = hands[nbs].bit_length() - 1
-                    kt = keytab[eff[lb]]
-                    w, wk = nbs, kt[lb]
-                    for s in after[nbs]:
-                        kk = kt[hands[s].bit_length() - 1]
-                        if kk > wk:
-                            w, wk = s, kk
-                    r = (tp if side0[nbs] else 0) + (rem - tp if side0[w] else 0)
-                elif follow is None:
-                    # The legal family looks at the trick's cards.
-                    me.trick.append(b)
-                    r = ending2(next_seat[seat], i + 1, nled, nbs, nbk, tp, rem, alpha, beta)
-                    me.trick.pop()
-                else:
-                    r = ending2(next_seat[seat], i + 1, nled, nbs, nbk, tp, rem, alpha, beta)
-                hands[seat] = hand
-                if maxi:
-                    if r > best:
-                        best = r
-                        if best >= beta:
-                            return best
-                        if best > alpha:
-                            alpha = best
-                else:
-                    if r < best:
-                        best = r
-                        if best <= alpha:
-                            return best
-                        if best < beta:
-                            beta = best
-            return best
-
         # The search proper: generated per shape (`engine.analysis.searchcode`).
         shape = Shape(side0, follow is not None, ntl_seat, trumps != 0)
         bounds, plays = search_factory(shape)(
             hands=hands, me=me, stats=stats, tt=tt, ends=ends, orders=orders, learnt=learnt,
-            order_moves=order_moves, ending2=ending2, key_of=key_of, sure_points=sure_points,
+            order_moves=order_moves, key_of=key_of, sure_points=sure_points,
             keytab=keytab, eff=eff, power=power, points=points, beats=beats,
             suit_masks=suit_masks, follow=follow, family=family, tables=tables,
             undertrump=undertrump, legal_mask=legal_mask, plain=plain, ntl_cards=ntl_cards,
@@ -528,10 +495,36 @@ class _Search:
                 tb |= 1 << x
             return plays[len(trick)][seat](need, led, bseat, bkey, tpts, me.gone, me.rem, tb)
 
+        def sure() -> tuple[int, int]:
+            # Side 0's points from the position loaded (a trick boundary) are
+            # at least its sure points and at most the rest less the other's.
+            if not trumps:
+                return 0, me.rem
+            sure0, sure1 = sure_points(trumps, tie, points, hands, side0)
+            return sure0, me.rem - sure1
+
+        self.sure = sure
         self.key = key
         self.boundary = boundary
         self.play = play
 
+    def reset(self) -> None:
+        """Empty every table and the counts: as good as a new search."""
+        for table in self._tables:
+            table.clear()
+        stats = self.stats
+        stats.nodes = stats.probes = stats.hits = stats.limit = 0
+        self.trick = []
+
+
+#: Emptied searches of dropped solvers, by (rules' identity, sides, lead
+#: rule) (`Solver.__init__`): at most `_POOL_SIZE` for each of at most
+#: `_POOL_KEYS` keys (an emptied search of six seats holds ≈ 28 KiB: at
+#: most ≈ 3.5 MiB in all). A pooled search holds its rules, so their
+#: identity is not reused while it waits.
+_POOL: dict[tuple[int, tuple[bool, ...], tuple[int, int] | None], list[_Search]] = {}
+_POOL_SIZE = 4
+_POOL_KEYS = 32
 
 #: A move's bit fits in this many bits of a sort key.
 _MOVE_BITS = 128
@@ -681,18 +674,6 @@ def _beats(rules: SolverRules) -> _Beats:
     result = tuple(out), tuple(m for m in rules.tables.suit_mask if m)
     _BEATS[id(rules)] = (rules, result)
     return result
-
-
-_SEATS: dict[int, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
-
-
-def _seats(n: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """For `n` seats: each seat's next, and the seats after it in playing order."""
-    found = _SEATS.get(n)
-    if found is None:
-        found = _SEATS[n] = (tuple((s + 1) % n for s in range(n)),
-                             tuple(tuple((s + j) % n for j in range(1, n)) for s in range(n)))
-    return found
 
 
 def _ties(rules: SolverRules) -> int:

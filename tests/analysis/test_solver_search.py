@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from engine import get_game
 from engine.analysis import SearchLimit, Solver, SolverCache, analyse
+from engine.analysis import solver as solver_module
 from engine.analysis.position import hand_masks
 from engine.analysis.rules import solver_rules
 from engine.analysis.searchcode import Shape, search_factory, source
@@ -118,3 +119,40 @@ def test_what_a_solver_learnt_from_earlier_questions_never_changes_a_value(
         expected_points, expected_values = brute_force(p, ctx, memo={})
         got = analyse(p, cache=cache)
         assert (got.points, got.values) == (expected_points, expected_values), (i, p)
+
+
+@pytest.mark.parametrize("game_id", ["filicau", "filko6", "filcau20"])
+def test_a_new_solver_that_takes_a_dropped_solvers_search_starts_as_if_new(
+        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dropped solver's search goes back to a pool, emptied, for the next
+    solver of the same rules and sides: that solver knows nothing of what the
+    dropped one learnt (not even after a search cut by its node limit) and
+    does the same work as a solver built new."""
+    monkeypatch.setattr(solver_module, "_POOL", {})
+    game = get_game(game_id)
+    rng = random.Random(game_id + "pool")
+    for _ in range(6):
+        p = random_ending(game, rng, 5)
+        rules = solver_rules(game, p.trump, p.family)
+        hands, _ = hand_masks(p, rules)
+        solver_module._POOL.clear()
+        fresh = Solver(rules, p.teams)
+        fresh.load(hands, [], p.leader)
+        expected = fresh.card_values()
+        used = Solver(rules, p.teams)
+        other = random_ending(game, rng, 5)
+        used.load(hand_masks(other, rules)[0], [], other.leader)
+        used.card_values()
+        used.load(hands, [], p.leader)
+        used.stats.limit = 30
+        with pytest.raises(SearchLimit):
+            used.card_values()
+        search = used._s
+        del used
+        again = Solver(rules, p.teams)
+        assert again._s is search
+        assert (again.stats.nodes, again.stats.limit, len(again.tt)) == (0, 0, 0)
+        again.load(hands, [], p.leader)
+        assert again.card_values() == expected
+        assert again.stats.nodes == fresh.stats.nodes
+        assert Solver(rules, p.teams)._s is not search  # (in use by `again`)
