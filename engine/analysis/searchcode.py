@@ -75,6 +75,10 @@ PARAMS = (
 
 _FACTORIES: dict[Shape, Factory] = {}
 
+#: A follower's arguments: the led suit, the seat winning the trick so far
+#: and its card's key, the trick's points so far.
+_FOLLOWER_ARGS = "need: int, led: int, bseat: int, bkey: int, tpts: int"
+
 
 def search_factory(shape: Shape) -> Factory:
     """The compiled factory of `shape` (cached: compiled once per shape)."""
@@ -131,6 +135,22 @@ def _cutoff(maxi: bool, restore: list[str]) -> list[str]:
     else:
         head, better = "if r < need:", "if r < best:"
     return [head, *("    " + x for x in restore), "    return r", better, "    best = r"]
+
+
+def _node(signature: str, s: int, maxi: bool, body: list[str],
+          restore: list[str] | None = None, learn: bool = False) -> list[str]:
+    """A generated search function of seat `s`: its `def` line
+    (`signature`), the node counted, the seat's hand read, `body` (ending in
+    the moves' loop, each move's answer in `r`), then each move's cut-off
+    (`_cutoff`, after `restore`, by default the seat's hand put back, and
+    with `learn` the cut-off learnt, `_learn`), and after the loop `restore`
+    and the best answer returned. Lines of a bare `pass` are dropped."""
+    restore = restore or [f"hands[{s}] = hand"]
+    inner = ["stats.nodes += 1", f"hand = hands[{s}]", *body,
+             *("    " + x for x in _cutoff(maxi, restore + (_learn() if learn else []))),
+             *restore, "return best"]
+    return [f"def {signature} -> int:",
+            *("    " + x for x in inner if x.strip() != "pass"), ""]
 
 
 def _learn() -> list[str]:
@@ -195,20 +215,15 @@ def _lead(shape: Shape, s: int) -> list[str]:
     maxi = shape.side0[s]
     nxt = f"P1_{(s + 1) % n}"
     keep = not shape.follow
-    lines = _block("""
-        def P0_{s}(need: int, gone: int, rem: int) -> int:
-            stats.nodes += 1
-            hand = hands[{s}]
-            legal = hand
-    """, s=s)
+    body = ["legal = hand"]
     if s == shape.ntl_seat:
         # The lead restriction: this seat, leading with `ntl_cards` cards,
         # may not lead a trump while it holds another card.
-        lines += ["    " + x for x in _block("""
+        body += _block("""
             if hand.bit_count() == ntl_cards and hand & plain:
                 legal = hand & plain
-        """)]
-    body = _block("""
+        """)
+    body += _block("""
         if legal & (legal - 1) == 0:
             b = legal.bit_length() - 1
             hands[{s}] = hand ^ legal
@@ -234,9 +249,7 @@ def _lead(shape: Shape, s: int) -> list[str]:
             r = {nxt}(need, eff[b], {s}, power[b], points[b], gone, rem, bit)
             {pop}
     """, s=s, nxt=nxt, best=_start(maxi), push=_push(keep), pop=_pop(keep))
-    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand", *_learn()])]
-    body += [f"hands[{s}] = hand", "return best"]
-    return [x for x in lines + ["    " + x for x in body] if x.strip() != "pass"] + [""]
+    return _node(f"P0_{s}(need: int, gone: int, rem: int)", s, maxi, body, learn=True)
 
 
 def _middle(shape: Shape, i: int, s: int) -> list[str]:
@@ -244,10 +257,6 @@ def _middle(shape: Shape, i: int, s: int) -> list[str]:
     maxi = shape.side0[s]
     nxt = f"P{i + 1}_{(s + 1) % n}"
     keep = not shape.follow
-    lines = [f"def P{i}_{s}(need: int, led: int, bseat: int, bkey: int, tpts: int, "
-             "gone: int, rem: int, tb: int) -> int:",
-             "    stats.nodes += 1",
-             f"    hand = hands[{s}]"]
     body = _follower_legal(shape)
     body += _block("""
         if legal & (legal - 1) == 0:
@@ -278,9 +287,8 @@ def _middle(shape: Shape, i: int, s: int) -> list[str]:
                 r = {nxt}(need, led, bseat, bkey, tpts + points[b], gone, rem, tb | bit)
             {pop}
     """, s=s, nxt=nxt, best=_start(maxi), push=_push(keep), pop=_pop(keep))
-    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand", *_learn()])]
-    body += [f"hands[{s}] = hand", "return best"]
-    return [x for x in lines + ["    " + x for x in body] if x.strip() != "pass"] + [""]
+    return _node(f"P{i}_{s}({_FOLLOWER_ARGS}, gone: int, rem: int, tb: int)", s, maxi, body,
+                 learn=True)
 
 
 def _last(shape: Shape, s: int) -> list[str]:
@@ -290,10 +298,6 @@ def _last(shape: Shape, s: int) -> list[str]:
     i = n - 1
     maxi = shape.side0[s]
     keep = not shape.follow
-    lines = [f"def P{i}_{s}(need: int, led: int, bseat: int, bkey: int, tpts: int, "
-             "gone: int, rem: int, tb: int) -> int:",
-             "    stats.nodes += 1",
-             f"    hand = hands[{s}]"]
     body = _follower_legal(shape)
     body += ["if legal & (legal - 1) == 0:",
              "    moves: tuple[int, ...] = (legal.bit_length() - 1,)",
@@ -320,9 +324,8 @@ def _last(shape: Shape, s: int) -> list[str]:
     body += ["    else:"]
     body += ["        " + x for x in _settle(False, s, "other")]
     # (A single legal card has no memo key, but it is always `moves[0]`.)
-    body += ["    " + x for x in _cutoff(maxi, restore + _learn())]
-    body += restore + ["return best"]
-    return lines + ["    " + x for x in body] + [""]
+    return _node(f"P{i}_{s}({_FOLLOWER_ARGS}, gone: int, rem: int, tb: int)", s, maxi, body,
+                 restore, learn=True)
 
 
 def _settle(side0: bool, s: int, boundary: str) -> list[str]:
@@ -414,7 +417,7 @@ def _boundary(shape: Shape, s: int) -> list[str]:
 
 def _search_and_store(s: int, full: str, table: str, key: str) -> list[str]:
     """The boundary's search once its bounds `lo`, `hi` did not answer: the
-    last two tricks by `ending2`, else seat `s` leads; the answer narrows
+    last two tricks by `E0_{s}`, else seat `s` leads; the answer narrows
     the bounds kept in `table` under `key` (cleared when `full`)."""
     return _block("""
         if two:
@@ -459,13 +462,10 @@ def _ending_lead(shape: Shape, s: int) -> list[str]:
     maxi = shape.side0[s]
     nxt = f"E1_{(s + 1) % n}"
     keep = not shape.follow
-    lines = [f"def E0_{s}(need: int, rem: int) -> int:",
-             "    stats.nodes += 1",
-             f"    hand = hands[{s}]",
-             "    legal = hand"]
+    body = ["legal = hand"]
     if s == shape.ntl_seat:
-        lines += ["    if ntl_cards == 2 and hand & plain:", "        legal = hand & plain"]
-    body = _block("""
+        body += ["if ntl_cards == 2 and hand & plain:", "    legal = hand & plain"]
+    body += _block("""
         best = {best}
         while legal:
             low = legal & -legal
@@ -476,9 +476,7 @@ def _ending_lead(shape: Shape, s: int) -> list[str]:
             r = {nxt}(need, eff[b], {s}, power[b], points[b], rem)
             {pop}
     """, s=s, nxt=nxt, best=_start(maxi), push=_push(keep), pop=_pop(keep))
-    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand"])]
-    body += [f"hands[{s}] = hand", "return best"]
-    return [x for x in lines + ["    " + x for x in body] if x.strip() != "pass"] + [""]
+    return _node(f"E0_{s}(need: int, rem: int)", s, maxi, body)
 
 
 def _ending_middle(shape: Shape, i: int, s: int) -> list[str]:
@@ -488,10 +486,6 @@ def _ending_middle(shape: Shape, i: int, s: int) -> list[str]:
     maxi = shape.side0[s]
     nxt = f"E{i + 1}_{(s + 1) % n}"
     keep = not shape.follow
-    lines = [f"def E{i}_{s}(need: int, led: int, bseat: int, bkey: int, tpts: int, "
-             "rem: int) -> int:",
-             "    stats.nodes += 1",
-             f"    hand = hands[{s}]"]
     body = _follower_legal(shape)
     body += _block("""
         kt = keytab[led]
@@ -509,9 +503,7 @@ def _ending_middle(shape: Shape, i: int, s: int) -> list[str]:
                 r = {nxt}(need, led, bseat, bkey, tpts + points[b], rem)
             {pop}
     """, s=s, nxt=nxt, best=_start(maxi), push=_push(keep), pop=_pop(keep))
-    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand"])]
-    body += [f"hands[{s}] = hand", "return best"]
-    return [x for x in lines + ["    " + x for x in body] if x.strip() != "pass"] + [""]
+    return _node(f"E{i}_{s}({_FOLLOWER_ARGS}, rem: int)", s, maxi, body)
 
 
 def _ending_last(shape: Shape, s: int) -> list[str]:
@@ -520,10 +512,6 @@ def _ending_last(shape: Shape, s: int) -> list[str]:
     seat `s`'s card: written out here; else by `W{bseat}`)."""
     n = len(shape.side0)
     maxi = shape.side0[s]
-    lines = [f"def E{n - 1}_{s}(need: int, led: int, bseat: int, bkey: int, tpts: int, "
-             "rem: int) -> int:",
-             "    stats.nodes += 1",
-             f"    hand = hands[{s}]"]
     body = _follower_legal(shape)
     body += _block("""
         kt0 = keytab[led]
@@ -542,9 +530,7 @@ def _ending_last(shape: Shape, s: int) -> list[str]:
     body += [f"        r = {'tp' if shape.side0[s] else '0'} + (rem - tp if w0 else 0)",
              "    else:",
              "        r = (tp if b0 else 0) + (rem - tp if Ws[bseat]() else 0)"]
-    body += ["    " + x for x in _cutoff(maxi, [f"hands[{s}] = hand"])]
-    body += [f"hands[{s}] = hand", "return best"]
-    return lines + ["    " + x for x in body] + [""]
+    return _node(f"E{n - 1}_{s}({_FOLLOWER_ARGS}, rem: int)", s, maxi, body)
 
 
 def _start(maxi: bool) -> str:
