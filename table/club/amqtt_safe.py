@@ -13,7 +13,7 @@ a copy of its keys, so what is added meanwhile waits for the next walk.
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, Iterator, KeysView, ValuesView
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -23,13 +23,13 @@ class SnapshotDict(dict[Any, Any]):
     def __iter__(self) -> Iterator[Any]:
         return iter(list(super().keys()))
 
-    def keys(self) -> KeysView[Any]:
+    def keys(self) -> Any:  # a view of a copy (a dict's own view type)
         return dict.fromkeys(list(super().keys())).keys()
 
-    def items(self) -> ItemsView[Any, Any]:
+    def items(self) -> Any:  # a view of a copy (a dict's own view type)
         return dict(super().items()).items()
 
-    def values(self) -> ValuesView[Any]:
+    def values(self) -> Any:  # a view of a copy (a dict's own view type)
         return dict(super().items()).values()
 
 
