@@ -371,7 +371,13 @@ class Room:
         t = self.streams.get((name, journal))
         if t is None:
             t = self.streams[(name, journal)] = TableRoom(name, journal)
-            self._by_name.setdefault(name, []).append(t)
+            streams = self._by_name.setdefault(name, [])
+            for empty in [s for s in streams if s.mark == 0]:
+                # a table heard only by its status so far: its journal now speaks
+                streams.remove(empty)
+                del self.streams[(name, empty.journal)]
+                t.online = empty.online
+            streams.append(t)
             self._show(name)
         return t
 

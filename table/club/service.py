@@ -238,6 +238,8 @@ class Hub:
     def _take(self, topic: str, payload: bytes, retained: bool) -> None:
         """Queue a message for the worker, or refuse what is plainly too much."""
         size = len(payload)
+        if not size:
+            return  # a retained message cleared: nothing to take
         if topic.endswith("/journal"):
             if size > topics.MAX_ENTRY_BYTES:
                 self.refused.add("too_big", f"{topic[:80]}: {size:,} bytes, more than an "
@@ -257,6 +259,8 @@ class Hub:
                                  f"{self.limits.rate:.0f} entries or "
                                  f"{self.limits.byte_rate / 2 ** 20:.0f} MiB a second")
                 return
+        elif not topic.endswith("/status"):
+            return  # not what the hub asked for (amqtt may pass on the marks it sends)
         elif size > 64:
             self.refused.add("too_big", f"{topic[:80]}: {size:,} bytes")
             return
@@ -318,7 +322,7 @@ class Hub:
                 except queue.Empty:
                     break
             with self._queued_lock:
-                self._queued -= sum(len(p) for _, p, _ in batch)
+                self._queued -= sum(len(p) for t, p, _ in batch if t)
             try:
                 self._handle(batch)
             except StoreError as exc:
