@@ -89,6 +89,8 @@ class EmbeddedBroker:
     def _main(self) -> None:
         from amqtt.broker import Broker
 
+        from table.club.amqtt_safe import guard
+
         loop = asyncio.new_event_loop()
         self._loop = loop
         asyncio.set_event_loop(loop)
@@ -101,6 +103,7 @@ class EmbeddedBroker:
 
         async def begin() -> None:
             self._broker = Broker(config, loop=loop)
+            guard(self._broker)
             await self._broker.start()
 
         try:

@@ -15,6 +15,10 @@ from table.club.room import MatchRecord, PlayerMatch, Standing
 STATE_WORDS = {"idle": "waiting", "dealing": "dealing", "playing": "playing",
                "over": "match over", "ended": "between matches"}
 
+#: Why a hand was thrown in (`HandRecord.redeal`), in words.
+REDEAL_WORDS = {"no_binding": "nobody bound", "closed": "a closed hand",
+                "tie": "tied bindings"}
+
 _CSS_TV = """
 body{margin:0;background:#101418;color:#f4f4f0;font:32px/1.25 "DejaVu Sans",sans-serif}
 h1{font-size:48px;margin:16px 32px}
@@ -190,6 +194,11 @@ def _hand(m: MatchRecord, h: Any, table: str = "") -> str:
     teams = m.teams if len(m.teams) == len(h.points) else tuple(
         str(i + 1) for i in range(len(h.points)))
     score = ", ".join(f"{escape(t)}: {p}" for t, p in zip(teams, h.points, strict=True))
+    if getattr(h, "redeal", None) is not None:
+        why = REDEAL_WORDS.get(h.redeal, h.redeal)
+        return (f"<details data-hand={h.number} data-redeal={escape(h.redeal)}><summary>Hand "
+                f"{h.number}: thrown in ({escape(why)}), dealt again</summary>"
+                f"<div class=status>{escape(h.status)}</div></details>")
     rows = "".join(
         "<tr><td>" + str(t.number) + "</td><td>"
         + " ".join(f"<span class='{'win' if s == t.winner else ''}'>{s + 1}:{escape(c)}</span>"

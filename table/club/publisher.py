@@ -8,7 +8,10 @@ is kept in memory that is not on disk. The hub answers with its high-water
 mark (retained, so a table that connects learns it at once); after any
 outage, or when the hub says it misses something, or when the mark does not
 move for `resend_after` seconds, the table sends again everything after the
-mark. Sending an entry twice is harmless: (table, seq) is its id.
+mark. Sending an entry twice is harmless: (table, journal, seq) is its id.
+Each entry carries the id of the journal it belongs to (`journal_id`), and
+a mark counting another journal (the old journal of a rebuilt Pi with the
+same name) is not this table's (`topics.mark_for`).
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ class Publisher:
         self._rewound_at = 0.0
         self._resend_after = resend_after
         self._thread: threading.Thread | None = None
+        #: The id of the journal this table publishes (read at `start`).
+        self.journal_id: str | None = None
         self.client = make_client(club.broker, f"cardtable-table-{self.name}")
         self.client.will_set(topics.status_topic(self.name), topics.OFFLINE, qos=1,
                              retain=True)
@@ -97,6 +102,7 @@ class Publisher:
     def start(self) -> None:
         journal = Journal(self.journal_path)
         self._last = max(self._last, journal.last_seq())
+        self.journal_id = journal.id
         journal.close()
         broker = self.club.broker
         self.client.connect_async(broker.host, broker.port, keepalive=self.club.keepalive)
@@ -157,10 +163,12 @@ class Publisher:
         if msg.topic != topics.ack_topic(self.name):
             return  # (a broker may pass on what the session once asked for)
         try:
-            value = topics.decode_ack(msg.payload)
+            value = self._mark(msg.payload)
         except topics.BadMessage as exc:
             log.warning("club: %s", exc)
             return
+        if value is None:
+            return  # the mark of another journal of this name
         with self._lock:
             self._ack_seen = True
             now = time.monotonic()
@@ -175,6 +183,14 @@ class Publisher:
                 # the hub repeats its mark: it misses the entry after it
                 self._rewind = True
         self._wake.set()
+
+    def _mark(self, payload: bytes) -> int | None:
+        """The hub's mark for this table's journal (None: another journal's)."""
+        return topics.mark_for(payload, self.journal_id)
+
+    def _entry(self, e: Any) -> topics.Entry:
+        """The journal entry `e` as published: with its journal's id."""
+        return topics.Entry(self.name, e.seq, e.kind, e.data, self.journal_id or "")
 
     def _status(self, online: bool) -> None:
         if self.on_status is not None:
@@ -228,7 +244,7 @@ class Publisher:
             if not batch:
                 return
             for e in batch:
-                entry = topics.Entry(self.name, e.seq, e.kind, e.data)
+                entry = self._entry(e)
                 info = self.client.publish(topics.journal_topic(self.name), entry.encode(),
                                            qos=1)
                 if info.rc != 0:

@@ -13,10 +13,18 @@ and can be by partnership (default), by player or by table: members known by
 their badges (the `players` of a match's start) are followed across tables
 and across sessions (the hub rebuilds everything from its stored entries);
 a team without badges is its table's seats ("T1 1+3").
+
+A table's entries belong to its journal (`Entry.journal`): each journal is
+followed on its own (`Room.streams`), so a rebuilt table with the same name
+starts again from its first entry and an entry of another journal (forged,
+or of an older table) never stops the table being followed. The room shows
+each name's newest journal that can be followed; the standings and the
+members' pages count every journal.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +36,8 @@ from table.club.topics import Entry
 from table.controller.session import Player, Selection, Session
 from table.journal import JournalError
 from table.ports import JournalEntry
+
+log = logging.getLogger("cardtable.hub")
 
 
 @dataclass(frozen=True)
@@ -44,6 +54,10 @@ class HandRecord:
     points: tuple[int, ...]          # per team (per seat when teams are not fixed)
     tricks: tuple[TrickRecord, ...]
     status: str                      # the match status after the hand, in words
+    #: Why the hand was thrown in and dealt again ("no_binding": nobody bound
+    #: in Filcău-20), None for a hand played out: a thrown-in hand is not a
+    #: hand of the standings.
+    redeal: str | None = None
 
 
 @dataclass
@@ -108,8 +122,9 @@ def status_text(teams: tuple[str, ...], state: dict[str, Any]) -> str:
 class TableRoom:
     """One table: its replay and what it has shown so far."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, journal: str = "") -> None:
         self.name = name
+        self.journal = journal
         self.session = Session(Selection("filicau"))
         self.matches: list[MatchRecord] = []
         self.mark = 0
@@ -138,6 +153,11 @@ class TableRoom:
         except JournalError as exc:
             self.error = str(exc)
             return
+        except Exception as exc:  # an entry the replay did not foresee: never the hub's end
+            log.error("hub: table %s cannot be followed from entry %d: %s: %s", self.name,
+                      entry.seq, type(exc).__name__, exc)
+            self.error = f"entry {entry.seq} cannot be replayed ({type(exc).__name__})"
+            return
         match = self.session.match
         if entry.kind == "start" and match is not None:
             self.matches.append(MatchRecord(match.id, match.game.id, match.game.title,
@@ -151,8 +171,10 @@ class TableRoom:
             rec = self.matches[-1]
             state = match.last.after.to_json()
             rec.status = status_text(rec.teams, state)
+            redeal = match.last.result.extra.get("redeal")
             rec.hands.append(HandRecord(match.last.number, tuple(match.last.result.points),
-                                        _tricks(before), rec.status))
+                                        _tricks(before), rec.status,
+                                        str(redeal) if redeal else None))
             if deal is not None:
                 self.deals[(rec.id, match.last.number)] = (deal, match.last.before)
             if match.last.after.over:
@@ -186,9 +208,17 @@ class TableRoom:
         return out
 
 
+def _into_trick(action: Any) -> bool:
+    """An action that put a card into a trick: a card played, or the Over
+    that leads a Filcău-20 fris trick (a "chosen" event naming the fris)."""
+    if action.card is None:
+        return False
+    data = action.event.data or {}
+    return bool(action.event.kind == "played" or "fris" in data)
+
+
 def _plays(hand: Any) -> tuple[list[tuple[int, str]], list[Any]]:
-    plays = [(a.seat, a.card.code) for a in hand.actions
-             if a.event.kind == "played" and a.card is not None]
+    plays = [(a.seat, a.card.code) for a in hand.actions if _into_trick(a)]
     deal = hand.flow.deal if hand.flow is not None else None
     return plays, list(deal.tricks) if deal is not None else []
 
@@ -262,7 +292,7 @@ def standings(tables: Iterable[TableRoom], by: str = "partnership") -> list[Stan
                     if m.winner == i:
                         row.won += 1
             for h in m.hands:
-                if len(h.points) != len(teams):
+                if len(h.points) != len(teams) or h.redeal is not None:
                     continue
                 best = max(h.points)
                 for i, who in enumerate(teams):
@@ -324,16 +354,65 @@ class Room:
     """Every table of the room (see the module docstring)."""
 
     def __init__(self) -> None:
+        #: Every journal followed, by (table, journal), the oldest first.
+        self.streams: dict[tuple[str, str], TableRoom] = {}
+        #: What each table's name shows: its newest journal that can be followed.
         self.tables: dict[str, TableRoom] = {}
+        self._by_name: dict[str, list[TableRoom]] = {}
 
-    def table(self, name: str) -> TableRoom:
-        t = self.tables.get(name)
+    def table(self, name: str, journal: str | None = None) -> TableRoom:
+        """The table `name` as shown (`journal` None), or its journal `journal`
+        (made when it is new)."""
+        if journal is None:
+            shown = self.tables.get(name)
+            if shown is not None:
+                return shown
+            journal = ""
+        t = self.streams.get((name, journal))
         if t is None:
-            t = self.tables[name] = TableRoom(name)
+            t = self.streams[(name, journal)] = TableRoom(name, journal)
+            streams = self._by_name.setdefault(name, [])
+            for empty in [s for s in streams if s.mark == 0]:
+                # a table heard only by its status so far: its journal now speaks
+                streams.remove(empty)
+                del self.streams[(name, empty.journal)]
+                t.online = empty.online
+            streams.append(t)
+            self._show(name)
         return t
 
+    def _show(self, name: str) -> None:
+        streams = self._by_name[name]
+        followed = [t for t in streams if t.error is None]
+        playing = [t for t in followed if t.matches]
+        shown = (playing or followed or streams)[-1]
+        old = self.tables.get(name)
+        if old is not None and old is not shown:
+            shown.online = old.online if shown.online is None else shown.online
+        self.tables[name] = shown
+
     def apply(self, entry: Entry) -> None:
-        self.table(entry.table).apply(entry)
+        t = self.table(entry.table, entry.journal)
+        had = (t.error, bool(t.matches))
+        t.apply(entry)
+        if (t.error, bool(t.matches)) != had or self.tables.get(entry.table) is not t:
+            self._show(entry.table)
+
+    def adopt(self, name: str, journal: str) -> None:
+        """The table's old journal ("") is its journal `journal` (see
+        `EntryStore.adopt`)."""
+        t = self.streams.pop((name, ""), None)
+        if t is not None:
+            t.journal = journal
+            self.streams[(name, journal)] = t
+
+    def set_online(self, name: str, online: bool) -> None:
+        for t in self._by_name.get(name) or [self.table(name)]:
+            t.online = online
+
+    def every_table(self) -> list[TableRoom]:
+        """Every journal of every table (the standings and members' pages count them all)."""
+        return list(self.streams.values())
 
     def standings(self, by: str = "partnership") -> list[Standing]:
-        return standings(self.tables.values(), by)
+        return standings(self.streams.values(), by)
