@@ -4,9 +4,11 @@ publishes its journal.
     [club]
     broker = "mqtts://club.example:8883"   # mqtt:// (1883) or mqtts:// (TLS, 8883)
     table = "table-3"                      # letters, digits, - and _
-    username = "table-3"                   # optional
-    password = "..."                       # optional
+    credential = "table-3:..."             # what `cardtable hub add-table` printed
     ca_file = "/etc/cardtable/club-ca.pem" # optional: the CA of the broker's certificate
+
+(`username` and `password` may be given apart instead of `credential`; the
+table's user on the broker is its name.)
 
 Stdlib only: `table.config` calls `check_club` while it reads the file, and
 every mistake is reported with its key, like the rest of the file.
@@ -24,7 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 TABLE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 SCHEMES = {"mqtt": (1883, False), "mqtts": (8883, True)}
-KEYS = ("broker", "table", "username", "password", "ca_file", "keepalive")
+KEYS = ("broker", "table", "credential", "username", "password", "ca_file", "keepalive")
 
 
 class ClubConfigError(ValueError):
@@ -107,7 +109,7 @@ def check_club(raw: Any, problem: Callable[[str, str], None]) -> ClubConfig | No
         if key not in KEYS:
             bad(key, f"unknown key; the keys here are: {', '.join(KEYS)}")
     texts: dict[str, str | None] = {}
-    for key in ("broker", "table", "username", "password", "ca_file"):
+    for key in ("broker", "table", "credential", "username", "password", "ca_file"):
         value = raw.get(key)
         if value is None:
             texts[key] = None
@@ -116,8 +118,9 @@ def check_club(raw: Any, problem: Callable[[str, str], None]) -> ClubConfig | No
             texts[key] = None
         else:
             texts[key] = value
+    credential_of(texts, bad)
     for key in ("broker", "table"):
-        if key not in raw:
+        if key not in raw and texts.get(key) is None:
             bad(key, "is missing (the club needs the broker's URL and this table's name)")
     name = texts["table"]
     if name is not None and not TABLE_NAME.match(name):
@@ -141,6 +144,30 @@ def check_club(raw: Any, problem: Callable[[str, str], None]) -> ClubConfig | No
         return None
     return ClubConfig(broker, name, int(keepalive))
 
+
+
+def credential_of(texts: dict[str, str | None], bad: Callable[[str, str], None]) -> None:
+    """`credential = "NAME:PASSWORD"` (as `cardtable hub add-table` prints it)
+    gives the username and the password, and the table's name when `table`
+    is not given; a mistake goes to `bad(key, message)`."""
+    credential = texts["credential"]
+    if credential is None:
+        return
+    user, sep, secret = credential.partition(":")
+    if not sep or not user or not secret:
+        bad("credential", "must be NAME:PASSWORD, as `cardtable hub add-table NAME` "
+                          "printed it")
+        return
+    if texts["username"] is not None or texts["password"] is not None:
+        bad("credential", "give either credential or username and password, not both")
+        return
+    if texts["table"] is not None and texts["table"] != user:
+        bad("credential", f"is table {user!r}'s, but this table is {texts['table']!r} "
+                          "(a table's credential is for its own name only)")
+        return
+    texts["username"], texts["password"] = user, secret
+    if texts["table"] is None:
+        texts["table"] = user
 
 
 def club_toml(club: ClubConfig) -> list[str]:

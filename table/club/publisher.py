@@ -12,6 +12,17 @@ mark. Sending an entry twice is harmless: (table, journal, seq) is its id.
 Each entry carries the id of the journal it belongs to (`journal_id`), and
 a mark counting another journal (the old journal of a rebuilt Pi with the
 same name) is not this table's (`topics.mark_for`).
+
+Two things guard the room against its network:
+
+* only a mark the hub could have sent is believed: a mark beyond the last
+  entry this table wrote is forged (or the journal is not the one the hub
+  knows) and is ignored, with a line in the log, so the table never stops
+  sending, nor `wait_confirmed` says yes, on it;
+* no hand is seen before it is played: the entries that say which cards a
+  player holds (`scan`, `deal`: the tables that learn the hands before
+  play) wait in the journal until their hand is over, and everything after
+  them waits with them (the hub takes entries in order only).
 """
 
 from __future__ import annotations
@@ -40,6 +51,12 @@ NACK_COOLDOWN = 2.0
 MAX_RESEND_AFTER = 60.0
 #: Seconds to wait, after connecting, for the hub's retained mark before sending.
 ACK_WAIT = 1.0
+#: Entries that tell a player's cards before they are played.
+DEALING = frozenset({"scan", "deal"})
+#: Entries after which no hand is in play (a hand ended, thrown in, a match ended or begun).
+HAND_OVER = frozenset({"next", "abort", "end", "select", "start"})
+#: Seconds between two log lines about forged marks.
+FORGED_LOG_EVERY = 30.0
 
 
 class Publisher:
@@ -71,6 +88,15 @@ class Publisher:
         self._thread: threading.Thread | None = None
         #: The id of the journal this table publishes (read at `start`).
         self.journal_id: str | None = None
+        #: The highest entry ever published (a true mark is never above it nor the journal).
+        self._published_max = 0
+        #: The journal's entries read for the hold-back, and the first dealing entry
+        #: of the hand in play (None: nothing held).
+        self._scanned: int | None = None
+        self._held: int | None = None
+        self._forged_logged = -FORGED_LOG_EVERY
+        #: Marks ignored because they were beyond the journal (for the tests).
+        self.forged_marks = 0
         self.client = make_client(club.broker, f"cardtable-table-{self.name}")
         self.client.will_set(topics.status_topic(self.name), topics.OFFLINE, qos=1,
                              retain=True)
@@ -169,6 +195,8 @@ class Publisher:
             return
         if value is None:
             return  # the mark of another journal of this name
+        if self._forged(value):
+            return
         with self._lock:
             self._ack_seen = True
             now = time.monotonic()
@@ -191,6 +219,19 @@ class Publisher:
     def _entry(self, e: Any) -> topics.Entry:
         """The journal entry `e` as published: with its journal's id."""
         return topics.Entry(self.name, e.seq, e.kind, e.data, self.journal_id or "")
+    def _forged(self, value: int) -> bool:
+        """A mark above every entry this table wrote: the hub never sent it."""
+        limit = max(self._last, self._published_max)
+        if value <= limit:
+            return False
+        self.forged_marks += 1
+        now = time.monotonic()
+        if now - self._forged_logged >= FORGED_LOG_EVERY:
+            self._forged_logged = now
+            log.warning("club: ignored a mark of %d for table %s, which wrote %d entries "
+                        "(not the hub's: a forged mark, or another journal under this "
+                        "table's name)", value, self.name, limit)
+        return True
 
     def _status(self, online: bool) -> None:
         if self.on_status is not None:
@@ -235,12 +276,14 @@ class Publisher:
                 self._progress_at = now
                 self._rewound_at = now
                 self._rewind = False
+        until = self._sendable_until(journal)
         while self._connected and not self._stop.is_set():
             with self._lock:
                 start, room = self._sent, self._confirmed + self.window - self._sent
-            if start >= self._last or room <= 0:
+            if start >= min(self._last, until) or room <= 0:
                 return
-            batch = list(itertools.islice(journal.entries(start), min(room, 200)))
+            batch = [e for e in itertools.islice(journal.entries(start), min(room, 200))
+                     if e.seq <= until]
             if not batch:
                 return
             for e in batch:
@@ -250,11 +293,47 @@ class Publisher:
                 if info.rc != 0:
                     return
                 self.published += 1
+                self._published_max = max(self._published_max, e.seq)
                 with self._lock:
                     if self._sent == self._confirmed:
                         self._progress_at = time.monotonic()  # the wait for the mark starts
                     if self._sent < e.seq:
                         self._sent = e.seq
+
+    # ----- the hold-back of the hand in play ------------------------------------------------------
+
+    def _sendable_until(self, journal: Journal) -> int:
+        """The last entry that may be published now: the one before the first
+        dealing entry of the hand in play, else the last one looked at (an
+        entry written meanwhile is looked at next time)."""
+        if self._scanned is None:
+            self._scanned, self._held = _hand_in_play(journal)
+        for e in journal.entries(self._scanned):
+            if e.kind in HAND_OVER:
+                self._held = None
+            elif e.kind in DEALING and self._held is None:
+                self._held = e.seq
+            self._scanned = e.seq
+        return self._scanned if self._held is None else self._held - 1
+
+    @property
+    def held(self) -> int | None:
+        """The first entry held back (the hand in play's first dealing entry), if any."""
+        return self._held
+
+
+def _hand_in_play(journal: Journal) -> tuple[int, int | None]:
+    """(the last entry looked at, the first dealing entry of the hand in
+    play or None), reading only the hand in play."""
+    over = journal.last(HAND_OVER)
+    start = over.seq if over is not None else 0
+    held = None
+    last = start
+    for e in journal.entries(start):
+        if e.kind in DEALING and held is None:
+            held = e.seq
+        last = e.seq
+    return last, held
 
 
 def follow(controller: Any, publisher: Publisher) -> None:

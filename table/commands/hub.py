@@ -10,6 +10,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from table.club.gate import Limits
+
+USERS_FILE = "hub.passwd"
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
@@ -27,8 +31,23 @@ def add_parser(sub: Any) -> None:
                    help="the CA of the broker's TLS certificate (mqtts://)")
     p.add_argument("--mqtt-host", default="0.0.0.0",
                    help="where the embedded broker listens (default 0.0.0.0)")
-    p.add_argument("--mqtt-port", type=int, default=1883,
-                   help="the embedded broker's port (default 1883)")
+    p.add_argument("--mqtt-port", type=int,
+                   help="the embedded broker's port (default 1883, 8883 with TLS)")
+    p.add_argument("--users", type=Path, default=Path(USERS_FILE), metavar="FILE",
+                   help="the tables' credentials, hashed, for the embedded broker "
+                        f"(default {USERS_FILE}; add a table with: cardtable hub add-table NAME)")
+    p.add_argument("--open", action="store_true",
+                   help="let any client into the embedded broker, without credentials "
+                        "(only to try things on one computer: anyone on the network could "
+                        "then write any table's results)")
+    p.add_argument("--tls-cert", type=Path, metavar="PEM",
+                   help="the embedded broker speaks TLS with this certificate (and --tls-key)")
+    p.add_argument("--tls-key", type=Path, metavar="PEM", help="the certificate's private key")
+    p.add_argument("--max-connections", type=int, default=Limits.total, metavar="N",
+                   help=f"the embedded broker's connections at most (default {Limits.total})")
+    p.add_argument("--max-per-address", type=int, default=Limits.per_address, metavar="N",
+                   help="its connections from one address at most "
+                        f"(default {Limits.per_address})")
     p.add_argument("--db", default="hub.sqlite", metavar="PATH|URL",
                    help="where entries are kept: an SQLite file (default hub.sqlite) or "
                         "postgresql://user:password@host/dbname")
@@ -45,6 +64,9 @@ def add_parser(sub: Any) -> None:
                    help="the TV page's standings: by partnership (the default: members "
                         "known by their badges, else a table's seats), by player, or by table")
     p.set_defaults(handler=run)
+    from table.commands import hub_tables
+
+    hub_tables.add_parsers(p)
 
 
 def fail(text: str) -> int:
@@ -56,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     try:
-        from table.club.broker import BrokerError, EmbeddedBroker, port_problem
+        from table.club.broker import BrokerError, port_problem
         from table.club.config import ClubConfigError, parse_broker
         from table.club.service import Hub
         from table.club.store import StoreError, open_store
@@ -66,21 +88,22 @@ def run(args: argparse.Namespace) -> int:
                     "pip install 'cardtable[club]'")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     embedded = None
-    if args.broker is None:
-        embedded = EmbeddedBroker(args.mqtt_host, args.mqtt_port)
-        try:
-            embedded.start()
-        except BrokerError as exc:
-            return fail(str(exc))
-        url = f"mqtt://127.0.0.1:{args.mqtt_port}"
-        print(f"cardtable hub: embedded broker on {args.mqtt_host}:{args.mqtt_port}",
-              flush=True)
-    else:
-        url = args.broker
     password = args.password or os.environ.get("CARDTABLE_HUB_PASSWORD")
     try:
-        broker = parse_broker(url, args.username, password, args.ca_file)
+        if args.broker is None:
+            embedded = embedded_broker(args)
+            embedded.start()
+            broker = embedded.hub_broker
+            scheme = "mqtts" if embedded.tls else "mqtt"
+            users = "open to anyone (--open)" if embedded.users is None else \
+                f"{len(embedded.users.users())} tables in {embedded.users.path}"
+            print(f"cardtable hub: embedded broker on {scheme}://{args.mqtt_host}:"
+                  f"{embedded.port}, {users}", flush=True)
+        else:
+            broker = parse_broker(args.broker, args.username, password, args.ca_file)
         store = open_store(args.db)
+    except BrokerError as exc:
+        return fail(str(exc))
     except (ClubConfigError, StoreError) as exc:
         if embedded is not None:
             embedded.stop()
@@ -116,3 +139,19 @@ def run(args: argparse.Namespace) -> int:
     if embedded is not None:
         embedded.stop()
     return 0
+
+
+def embedded_broker(args: argparse.Namespace) -> Any:
+    """The embedded broker the options ask for (`BrokerError`: why not)."""
+    from table.club.broker import BrokerError, EmbeddedBroker, Tls
+    from table.club.credentials import PasswordFile
+
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise BrokerError("TLS needs both --tls-cert and --tls-key")
+    if args.max_connections < 1 or args.max_per_address < 1:
+        raise BrokerError("--max-connections and --max-per-address must be 1 or more")
+    tls = Tls(args.tls_cert, args.tls_key) if args.tls_cert is not None else None
+    port = args.mqtt_port if args.mqtt_port is not None else (8883 if tls else 1883)
+    users = None if args.open else PasswordFile(args.users)
+    return EmbeddedBroker(args.mqtt_host, port, users=users, tls=tls,
+                          limits=Limits(args.max_connections, args.max_per_address))

@@ -89,7 +89,8 @@ class Mosquitto:
         self.tls = tls
         self.proc: subprocess.Popen[bytes] | None = None
         # as root, mosquitto would switch to its own user, who cannot read this folder
-        conf = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1", "persistence true",
+        conf = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1",
+                "max_connections 400", "persistence true",
                 f"persistence_location {folder}/", "autosave_interval 1"]
         if tls:
             make_certificates(folder)
@@ -103,23 +104,23 @@ class Mosquitto:
                                 pw], check=True, capture_output=True)
             (folder / "acl").write_text(ACL)
             conf += ["allow_anonymous false", f"password_file {passwd}",
-                     f"acl_file {folder / 'acl'}"]
+                     f"acl_file {folder / 'acl'}", "use_username_as_clientid true"]
         else:
             conf += ["allow_anonymous true"]
         self.conf = folder / "mosquitto.conf"
         self.conf.write_text("\n".join(conf) + "\n")
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([self.binary, "-c", str(self.conf)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # its log to a file: a pipe nobody reads would stop the broker once full
+        with open(self.folder / "mosquitto.log", "ab") as log:
+            self.proc = subprocess.Popen([self.binary, "-c", str(self.conf)],
+                                         stdout=subprocess.DEVNULL, stderr=log)
         wait_port(self.port)
 
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.kill()
             self.proc.wait(5)
-            if self.proc.stderr is not None:
-                self.proc.stderr.close()
             self.proc = None
 
     def url(self, user: str | None = None) -> str:
