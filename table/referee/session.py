@@ -119,9 +119,15 @@ class Referee:
 
     # ----- helpers for op handlers -----------------------------------------------
 
-    def require_hand(self) -> HandSession:
+    def require_hand(self, req: Request) -> HandSession:
+        """The hand in play, for a request that acts on it. A request that
+        names a game names the hand's: one naming another game is refused
+        (it was meant for another table, or another hand)."""
         if self.hand is None:
             raise EngineError("no_hand")
+        if "game" in req and req.get("game") != self.hand.game.id:
+            raise BadRequest(f"the hand being played is {self.hand.game.id}, "
+                             f"not {req.get('game')}")
         return self.hand
 
 
@@ -229,7 +235,7 @@ def outcome_answer(hand: HandSession, outcome: PlayOutcome) -> Answer:
 
 
 def op_play(ref: Referee, req: Request) -> Answer:
-    hand = ref.require_hand()
+    hand = ref.require_hand(req)
     seat = req.seat(hand.game, "seat")
     card = req.card(hand.game, "card")
     outcome = hand.flow.play(seat, card).outcome
@@ -239,7 +245,7 @@ def op_play(ref: Referee, req: Request) -> Answer:
 
 def op_undo(ref: Referee, req: Request) -> Answer:
     """Extension: take back the last accepted play of the current hand."""
-    hand = ref.require_hand()
+    hand = ref.require_hand(req)
     undone = hand.flow.undo_play()
     assert undone.card is not None
     return {"ok": True, "seat": undone.seat, "card": undone.card.code}

@@ -141,6 +141,29 @@ def test_undo_extension():
     assert ask(ref, {"op": "play", "seat": 0, "card": "Ah"}) == {"ok": True}
 
 
+def test_an_op_naming_another_game_than_the_hand_in_play_is_refused():
+    """Issue 26, case 5: `undo` naming Sueca during a Filicău hand took back
+    the Filicău play. A request on the hand in play that names another game
+    is refused and changes nothing, whichever op it is."""
+    ref = Referee()
+    ask(ref, {"op": "new_hand", "game": "filicau", "state": {"status": "even", "dealer": 3},
+              "shown": ["9h"]})
+    assert ask(ref, {"op": "play", "seat": 0, "card": "Ah"}) == {"ok": True}
+    for request in ({"op": "undo", "game": "sueca"},
+                    {"op": "play", "game": "sueca", "seat": 1, "card": "Th"},
+                    {"op": "play", "game": "filko", "seat": 1, "card": "Th"},
+                    {"op": "denounce", "game": "sueca", "seat": 1, "accused": 0},
+                    {"op": "meld", "game": "fildinsky", "seat": 1, "melds": []},
+                    {"op": "bind", "game": "filcau20", "seat": 1, "call": "pass"}):
+        got = ask(ref, request)
+        assert got["ok"] is False and got["reason"] == "bad_request", request
+        assert "the hand being played is filicau, not" in got["message"], request
+    # nothing changed: seat 1 is still to play, and the Filicău play is there to undo
+    assert ask(ref, {"op": "play", "seat": 0, "card": "Th"})["reason"] == "not_your_turn"
+    assert ask(ref, {"op": "undo", "game": "filicau"}) == {"ok": True, "seat": 0, "card": "Ah"}
+    assert ask(ref, {"op": "undo"})["reason"] == "nothing_to_undo"
+
+
 def test_games_extension_lists_filicau_with_its_options():
     got = ask(Referee(), {"op": "games"})
     ids = [g["id"] for g in got["games"]]

@@ -38,8 +38,8 @@ def step_json(step: Step) -> Answer:
     return out
 
 
-def _session(ref: Referee) -> tuple[HandSession, Filcau20, Filcau20Flow]:
-    hand = ref.require_hand()
+def _session(ref: Referee, req: Request) -> tuple[HandSession, Filcau20, Filcau20Flow]:
+    hand = ref.require_hand(req)
     flow = hand.flow
     if not isinstance(flow, Filcau20Flow):
         raise EngineError("no_hand")
@@ -143,7 +143,7 @@ def _named(flow: Filcau20Flow, event: FlowEvent) -> Answer:
 
 
 def op_fris(ref: Referee, req: Request) -> Answer:
-    hand, game, flow = _session(ref)
+    hand, game, flow = _session(ref, req)
     mark = flow.mark()
     seat = req.seat(game, "seat")
     what = _one_of(req, ("card", "pass", "deal", "trump", "turn"))
@@ -180,7 +180,7 @@ def op_fris(ref: Referee, req: Request) -> Answer:
 
 
 def op_bind(ref: Referee, req: Request) -> Answer:
-    hand, game, flow = _session(ref)
+    hand, game, flow = _session(ref, req)
     mark = flow.mark()
     seat = req.seat(game, "seat")
     what = _one_of(req, ("call", "trump", "hand", "withdraw"))
@@ -222,7 +222,7 @@ def op_bind(ref: Referee, req: Request) -> Answer:
 
 
 def op_play(ref: Referee, req: Request) -> Answer:
-    hand, game, flow = _session(ref)
+    hand, game, flow = _session(ref, req)
     seat = req.seat(game, "seat")
     c = req.card(game, "card")
     if flow.finished:
@@ -246,7 +246,7 @@ def op_play(ref: Referee, req: Request) -> Answer:
 
 def op_undo(ref: Referee, req: Request) -> Answer:
     """Take back the last op of the hand (a play, a call, a proof, a fris...)."""
-    hand, game, flow = _session(ref)
+    hand, game, flow = _session(ref, req)
     if flow.finished:
         raise IllegalPlay("hand_over")
     marks: list[tuple[int, Answer]] = hand.extra["marks"]

@@ -55,8 +55,8 @@ def _game(req: Request) -> Fildinsky:
     return game
 
 
-def _flow(ref: Referee) -> tuple[HandSession, FildinskyFlow, FildinskyDeal]:
-    hand = ref.require_hand()
+def _flow(ref: Referee, req: Request) -> tuple[HandSession, FildinskyFlow, FildinskyDeal]:
+    hand = ref.require_hand(req)
     if not isinstance(hand.flow, FildinskyFlow) or not isinstance(hand.deal, FildinskyDeal):
         raise BadRequest("the hand in play is not a Fildinsky hand")
     return hand, hand.flow, hand.deal
@@ -151,20 +151,20 @@ def op_new_hand(ref: Referee, req: Request) -> Answer:
     return out
 
 
-def _answer(ref: Referee, act: Callable[[FildinskyFlow], FlowEvent], out: Answer
+def _answer(ref: Referee, req: Request, act: Callable[[FildinskyFlow], FlowEvent], out: Answer
             ) -> tuple[FlowEvent, Answer]:
     """Run one act of the flow (all of it or, refused, none of it) and report
     what the hand did meanwhile and what comes next."""
-    hand, flow, deal = _flow(ref)
+    hand, flow, deal = _flow(ref, req)
     event = act(flow)
     return event, _report(hand, deal, event.data["events"], out)
 
 
 def op_play(ref: Referee, req: Request) -> Answer:
-    hand, _, _ = _flow(ref)
+    hand, _, _ = _flow(ref, req)
     seat = req.seat(hand.game, "seat")
     card = req.card(hand.game, "card")
-    event, out = _answer(ref, lambda flow: flow.play(seat, card), {"ok": True})
+    event, out = _answer(ref, req, lambda flow: flow.play(seat, card), {"ok": True})
     if event.outcome is not None and event.outcome.revoke is not None:
         out = {"ok": True, "revoke": event.outcome.revoke.to_json(),
                **{k: v for k, v in out.items() if k != "ok"}}
@@ -174,11 +174,11 @@ def op_play(ref: Referee, req: Request) -> Answer:
 
 
 def op_draw(ref: Referee, req: Request) -> Answer:
-    hand, _, deal = _flow(ref)
+    hand, _, deal = _flow(ref, req)
     seat = req.seat(hand.game, "seat")
     card = req.card(hand.game, "card") if "card" in req else None
     out: Answer = {"ok": True}
-    event, _ = _answer(ref, lambda flow: flow.draw(seat, card), out)
+    event, _ = _answer(ref, req, lambda flow: flow.draw(seat, card), out)
     # The answer's `card` and `stock` come before what the draw set off.
     head: Answer = {"ok": True}
     if event.card is not None:
@@ -193,13 +193,13 @@ def op_draw(ref: Referee, req: Request) -> Answer:
 
 
 def op_meld(ref: Referee, req: Request) -> Answer:
-    hand, _, _ = _flow(ref)
+    hand, _, _ = _flow(ref, req)
     seat = req.seat(hand.game, "seat")
     names = req.get("melds", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise BadRequest('"melds" must be a list of meld names')
     exchange = req.boolean("exchange", False)
-    _, out = _answer(ref, lambda flow: flow.declare_all(seat, names, exchange), {"ok": True})
+    _, out = _answer(ref, req, lambda flow: flow.declare_all(seat, names, exchange), {"ok": True})
     return out
 
 
@@ -233,7 +233,7 @@ def op_trick(ref: Referee, req: Request) -> Answer:
 
 
 def op_undo(ref: Referee, req: Request) -> Answer:
-    _, flow, deal = _flow(ref)
+    _, flow, deal = _flow(ref, req)
     event = flow.undo_play()
     out: Answer = {"ok": True, "undone": event.data["action"], "seat": event.seat}
     if event.card is not None:

@@ -40,12 +40,10 @@ if TYPE_CHECKING:
 
 
 
-def _current(ref: Referee, req: Request | None = None) -> tuple[HandSession, HandFlow]:
-    hand = ref.require_hand()
+def _current(ref: Referee, req: Request) -> tuple[HandSession, HandFlow]:
+    hand = ref.require_hand(req)
     if not isinstance(hand.flow, FilkoFlow | Filko5Flow):
         raise EngineError("no_hand")
-    if req is not None and "game" in req and req.get("game") != hand.game.id:
-        raise BadRequest(f"the hand being played is {hand.game.id}, not {req.get('game')}")
     return hand, hand.flow
 
 
@@ -130,7 +128,7 @@ def op_call(ref: Referee, req: Request) -> Answer:
 # ----- play, undo, servant -------------------------------------------------------------
 
 def op_play(ref: Referee, req: Request) -> Answer:
-    hand, flow = _current(ref)
+    hand, flow = _current(ref, req)
     game = hand.game
     seat = req.seat(game, "seat")
     card = req.card(game, "card")
@@ -175,7 +173,7 @@ def op_servant(ref: Referee, req: Request) -> Answer:
 
 
 def op_undo(ref: Referee, req: Request) -> Answer:
-    hand, flow = _current(ref)
+    hand, flow = _current(ref, req)
     event = flow.undo_play()
     action = event.data.get("action")
     if action == "play":

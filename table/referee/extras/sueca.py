@@ -59,8 +59,8 @@ def op_settle(ref: Referee, req: Request) -> Answer:
     return {"ok": True, "state": after.to_json()}
 
 
-def _session(ref: Referee) -> tuple[HandSession, Sueca, SuecaFlow]:
-    hand = ref.require_hand()
+def _session(ref: Referee, req: Request) -> tuple[HandSession, Sueca, SuecaFlow]:
+    hand = ref.require_hand(req)
     game = _sueca(hand.game)
     flow = hand.flow
     assert isinstance(flow, SuecaFlow)
@@ -68,7 +68,7 @@ def _session(ref: Referee) -> tuple[HandSession, Sueca, SuecaFlow]:
 
 
 def op_redeal(ref: Referee, req: Request) -> Answer:
-    hand, game, flow = _session(ref)
+    hand, game, flow = _session(ref, req)
     seat = req.seat(game, "seat")
 
     def shown() -> list[Card]:
@@ -83,7 +83,7 @@ def op_redeal(ref: Referee, req: Request) -> Answer:
 
 
 def op_denounce(ref: Referee, req: Request) -> Answer:
-    hand, game, flow = _session(ref)
+    hand, game, flow = _session(ref, req)
     seat = req.seat(game, "seat")
     accused = check_seat(game, req.require("accused"), "accused")
     event = flow.denounce(seat, accused)
