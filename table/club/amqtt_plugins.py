@@ -11,14 +11,17 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from amqtt.broker import Broker  # type: ignore[import-untyped]
-from amqtt.contexts import Action  # type: ignore[import-untyped]
-from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin  # type: ignore[import-untyped]
+from amqtt.broker import Broker  # type: ignore[import-untyped]  # amqtt: no stubs
+from amqtt.contexts import Action  # type: ignore[import-untyped]  # amqtt: no stubs
+from amqtt.plugins.base import (  # type: ignore[import-untyped]  # amqtt: no stubs
+    BaseAuthPlugin,
+    BaseTopicPlugin,
+)
 
 from table.club import credentials
 
 
-class CardtableAuth(BaseAuthPlugin):  # type: ignore[misc]
+class CardtableAuth(BaseAuthPlugin):  # type: ignore[misc]  # amqtt: no stubs
     """A client is in when it has a user and the client id bound to it (or
     always, on an open broker)."""
 
@@ -33,7 +36,7 @@ class CardtableAuth(BaseAuthPlugin):  # type: ignore[misc]
         return bool(user) and session.client_id == credentials.client_id_of(user)
 
 
-class CardtableAcl(BaseTopicPlugin):  # type: ignore[misc]
+class CardtableAcl(BaseTopicPlugin):  # type: ignore[misc]  # amqtt: no stubs
     """The ACL of docs/club.md (everything allowed on an open broker)."""
 
     @dataclass
@@ -54,7 +57,7 @@ class CardtableAcl(BaseTopicPlugin):  # type: ignore[misc]
         return credentials.may_receive(user, topic)
 
 
-class CardtableBroker(Broker):  # type: ignore[misc]
+class CardtableBroker(Broker):  # type: ignore[misc]  # amqtt: no stubs
     """amqtt's broker, but a client is sent the retained messages of its
     own subscriptions only, and only those its ACL lets it receive.
 

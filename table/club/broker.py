@@ -172,7 +172,7 @@ class EmbeddedBroker:
         return None if self.users is None else self.users.users()
 
     def _main(self, ssl_context: ssl.SSLContext | None) -> None:
-        from amqtt.adapters import StreamWriterAdapter  # type: ignore[import-untyped]
+        from amqtt.adapters import StreamWriterAdapter  # type: ignore[import-untyped]  # amqtt: no stubs
 
         from table.club.amqtt_plugins import CardtableBroker
         from table.club.amqtt_safe import guard
@@ -260,7 +260,7 @@ def _replay_reader(first: bytes, reader: asyncio.StreamReader) -> Any:
     already: those bytes first, then the socket."""
     from amqtt.adapters import ReaderAdapter
 
-    class Replay(ReaderAdapter):  # type: ignore[misc]
+    class Replay(ReaderAdapter):  # type: ignore[misc]  # amqtt: no stubs
         def __init__(self) -> None:
             self._first = first
 

@@ -28,6 +28,8 @@ from pathlib import Path
 
 from table.club.config import TABLE_NAME
 
+#: The hub's password file, by default (beside the hub's database).
+USERS_FILE = "hub.passwd"
 HUB_USER = "hub"
 HUB_CLIENT_ID = "cardtable-hub"
 PREFIX = "cardtable/table"

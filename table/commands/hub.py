@@ -10,9 +10,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from table.club.credentials import USERS_FILE
 from table.club.gate import Limits
-
-USERS_FILE = "hub.passwd"
 
 
 def add_parser(sub: Any) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 
 def add_parsers(hub: Any) -> None:
-    from table.commands.hub import USERS_FILE
+    from table.club.credentials import USERS_FILE
 
     sub = hub.add_subparsers(dest="hub_command", metavar="{add-table,remove-table,tables}")
     users_help = f"the hub's password file (default {USERS_FILE})"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from table.club.broker import EmbeddedBroker
 from table.club.config import Broker, parse_broker
+from table.club.gate import Limits
 from table.club.service import Hub
 from table.club.store import SqliteStore
 from table.club.web import Site, WebServer
@@ -51,8 +52,8 @@ class Amqtt:
         self.port = free_port()
         self.broker: EmbeddedBroker | None = None
 
-    def start(self) -> None:
-        self.broker = EmbeddedBroker("127.0.0.1", self.port)
+    def start(self, limits: Limits | None = None) -> None:
+        self.broker = EmbeddedBroker("127.0.0.1", self.port, limits=limits)
         self.broker.start()
 
     def stop(self) -> None:
